@@ -1,0 +1,179 @@
+"""The PettingZoo AEC adapter shared by every dixenv game.
+
+It knows nothing of any game's rules: it drives a ``GameState`` built by a ``Game`` record
+(``dixenv.core.game``) and does the AEC bookkeeping — agents, rewards, terminations,
+truncations, infos, spaces, forced moves, illegal-action errors and rendering.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from dixenv.core.game import Game, GameState
+from dixenv.core.options import check_bool, check_choice
+from dixenv.core.rewards import REWARD_MODES, win_rewards
+
+RENDER_MODES = ("ansi", "human")
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC environment for one dixenv game (use a game's ``raw_env``, not this directly).
+
+    Options common to every game: ``reward`` ("win": (players beaten − players that beat you)
+    / (n − 1) at the end; "points": game points as they are scored), ``auto_forced`` (True: the
+    environment plays every move that is the only legal one, so agents only see real decisions),
+    ``render_mode`` ("ansi" returns text, "human" prints it). Other options go to the game.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    game: Game  # set by each game's raw_env subclass
+
+    def __init__(self, render_mode: str | None = None, reward: str = "win", auto_forced: bool = True, **options: Any):
+        super().__init__()
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, RENDER_MODES)
+        self.render_mode = render_mode
+        self.reward_mode = check_choice("reward", reward, REWARD_MODES)
+        self.auto_forced = check_bool("auto_forced", auto_forced)
+        self.config = self.game.make_config(**options)
+        self._num_actions = self.game.num_actions(self.config)
+        self._observer = self.game.make_observer(self.config)
+        self.possible_agents = [f"player_{s}" for s in self.game.agent_seats(self.config)]
+        self._seat_of = {a: int(a.split("_")[1]) for a in self.possible_agents}
+        self._agent_of = {s: a for a, s in self._seat_of.items()}
+        obs_box = spaces.Box(-np.inf, np.inf, shape=(self._observer.layout.size,), dtype=np.float32)
+        mask_box = spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.state: GameState | None = None
+
+    # --- spaces -------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observation_layout(self) -> dict[str, slice]:
+        """Name → slice of the flat observation vector (the documented layout)."""
+        return dict(self._observer.layout.slices)
+
+    # --- actions as strings -------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        """The action's name in this game's vocabulary (e.g. ``play TH``)."""
+        return self.game.action_to_string(self.config, int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """The action id for a name in this game's vocabulary; ``ValueError`` if unknown."""
+        return self.game.string_to_action(self.config, text)
+
+    # --- AEC API ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_state(self.config, self._rng, dict(options or {}))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._last_scores = list(self.state.scores())
+        self._play_forced()
+        self._after_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply_action(int(action))  # raises ValueError naming the legal actions
+        self._play_forced()
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        self._observer.set_from(self.state, seat)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if self.state.current_player() == seat:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": self._observer.tensor.copy(), "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'.")
+            return None
+        text = self.state.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # --- helpers ------------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        """Each seat's game points so far, seat order (all seats, including ALIX in solo)."""
+        return list(self.state.scores())
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the agent to act."""
+        return self.state.legal_actions()
+
+    def _play_forced(self) -> None:
+        """Play every move that is the only legal one (the forced-move rule)."""
+        if not self.auto_forced:
+            return
+        state = self.state
+        while state.current_player() >= 0:
+            legal = state.legal_actions()
+            if len(legal) != 1:
+                break
+            state.apply_action(legal[0])
+
+    def _after_move(self) -> None:
+        """Set rewards, terminations/truncations and the next agent from the engine's state."""
+        state = self.state
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward_mode == "points":
+            scores = state.scores()
+            for a in self.agents:
+                s = self._seat_of[a]
+                rewards[a] = float(scores[s] - self._last_scores[s])
+            self._last_scores = list(scores)
+        if state.is_terminal():
+            if self.reward_mode == "win":
+                result = win_rewards(state.ranking_keys(), state.teams())
+                for a in self.agents:
+                    rewards[a] = result[self._seat_of[a]]
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif state.is_truncated():
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self._agent_of[state.current_player()]
+        self.rewards = rewards
+
+
+def wrap(env: AECEnv) -> AECEnv:
+    """PettingZoo classic wrappers: illegal move → offender loses (-1), bounds checks, order checks."""
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env

@@ -1,0 +1,82 @@
+"""The contract between a game's rules engine and the shared adapters.
+
+A game plugs into dixenv with two pieces:
+
+* a ``GameState`` — the pure-Python rules engine (no Gymnasium, no PettingZoo), and
+* a ``Game`` — a small record that says how to build states and observers for a set of options,
+  how big the flat action space is, and how actions are written as strings.
+
+The AEC adapter (``dixenv.core.aec``) and the Gymnasium wrappers only talk to these two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+import numpy as np
+
+
+class GameState(Protocol):
+    """What the adapters need from a rules engine's state (OpenSpiel-style minimal API)."""
+
+    num_seats: int
+
+    def current_player(self) -> int:
+        """Seat that must act now, or -1 when the game is over (terminal or truncated)."""
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the current player (empty when the game is over)."""
+
+    def apply_action(self, action: int) -> None:
+        """Play one action; raise ``ValueError`` naming the action and the legal ones if illegal."""
+
+    def is_terminal(self) -> bool:
+        """True once the game has ended by its rules."""
+
+    def is_truncated(self) -> bool:
+        """True once the game was cut short (e.g. a turn limit); never together with terminal."""
+
+    def scores(self) -> list[float]:
+        """Each seat's game points so far, in seat order (the ``reward="points"`` signal)."""
+
+    def ranking_keys(self) -> list[tuple]:
+        """Per seat, a tuple compared to decide who beat whom at the end (higher is better)."""
+
+    def teams(self) -> list[int] | None:
+        """Team index per seat, or None when every seat plays for itself."""
+
+    def clone(self) -> "GameState":
+        """An independent deep copy (for search and tests)."""
+
+    def render_text(self) -> str:
+        """The table as text, everything shown (for humans watching)."""
+
+
+class Observer(Protocol):
+    """Encodes what one seat may know into a preallocated flat float32 tensor."""
+
+    layout: "Layout"  # noqa: F821  (dixenv.core.layout.Layout)
+    tensor: np.ndarray
+
+    def set_from(self, state: GameState, seat: int) -> None:
+        """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the adapters need to know about one game, independent of any option values.
+
+    ``make_config(**options)`` validates game options (raising ``ValueError`` that names the option
+    and its allowed values) and returns an immutable config.  ``new_state(config, rng, scenario)``
+    starts a game; ``scenario`` holds the ``reset(options=...)`` keys such as ``deck``.
+    """
+
+    name: str
+    make_config: Callable[..., Any]
+    new_state: Callable[[Any, np.random.Generator, Mapping[str, Any]], GameState]
+    make_observer: Callable[[Any], Observer]
+    num_actions: Callable[[Any], int]
+    action_to_string: Callable[[Any, int], str]
+    string_to_action: Callable[[Any, str], int]
+    agent_seats: Callable[[Any], Sequence[int]] = lambda config: range(config.num_players)

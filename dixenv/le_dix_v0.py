@@ -1,0 +1,28 @@
+"""le_dix: trick-taking with exact bids over ten deals (an Oh Hell family game), 3–5 players.
+
+``env(**options)`` is the PettingZoo classic-wrapped environment, ``raw_env`` the bare one.
+Options: ``num_players`` (3–5, default 4), ``deals`` (hand sizes per deal, default 10..1),
+``scoring`` ("exact10": +10 for an exact bid, default; "oh_hell": 10 + bid), ``hook`` (the
+dealer may not bid so that the bids add up to the hand size; default False), ``reward``
+("win" default, "points"), ``auto_forced`` (default True), ``render_mode`` ("ansi", "human").
+Reset options: ``deck`` (card strings, top first, for the first deal) and ``dealer`` (seat).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dixenv.core.aec import CardGameEnv, wrap
+from dixenv.games.le_dix.game import GAME
+
+
+class raw_env(CardGameEnv):
+    """The le_dix AEC environment without wrappers (illegal actions raise ``ValueError``)."""
+
+    metadata = {**CardGameEnv.metadata, "name": "le_dix_v0"}
+    game = GAME
+
+
+def env(**options: Any) -> Any:
+    """le_dix with PettingZoo's classic wrappers (an illegal action ends the game, offender −1)."""
+    return wrap(raw_env(**options))
