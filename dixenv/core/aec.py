@@ -15,6 +15,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from dixenv.core.game import Game, GameState
+from dixenv.core.layout import Layout
 from dixenv.core.options import check_bool, check_choice
 from dixenv.core.rewards import REWARD_MODES, win_rewards
 
@@ -61,6 +62,11 @@ class CardGameEnv(AECEnv):
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    @property
+    def layout(self) -> Layout:
+        """The observation layout (named pieces with shapes and docs; ``layout.unflatten(obs)``)."""
+        return self._observer.layout
 
     def observation_layout(self) -> dict[str, slice]:
         """Name → slice of the flat observation vector (the documented layout)."""

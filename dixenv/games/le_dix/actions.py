@@ -47,18 +47,23 @@ def action_to_string(max_bid: int, action: int) -> str:
 
 def string_to_action(max_bid: int, text: str) -> int:
     """The action id of a name such as ``bid 3`` or ``play TH``; ``ValueError`` if unknown."""
-    words = text.strip().lower().split()
-    if words == ["take", "trump"]:
-        return TAKE_TRUMP
-    if words == ["leave", "trump"]:
-        return LEAVE_TRUMP
-    if len(words) == 2 and words[0] == "discard":
-        return DISCARD_BASE + parse_card(words[1])
-    if len(words) == 2 and words[0] == "play":
-        return play_base(max_bid) + parse_card(words[1])
-    if len(words) == 2 and words[0] == "bid" and words[1].isdigit() and int(words[1]) <= max_bid:
-        return BID_BASE + int(words[1])
+    words = text.strip().split() if isinstance(text, str) else []
+    verb = " ".join(words).lower()
+    try:
+        if verb == "take trump":
+            return TAKE_TRUMP
+        if verb == "leave trump":
+            return LEAVE_TRUMP
+        if len(words) == 2 and words[0].lower() == "discard":
+            return DISCARD_BASE + parse_card(words[1])
+        if len(words) == 2 and words[0].lower() == "play":
+            return play_base(max_bid) + parse_card(words[1])
+        if len(words) == 2 and words[0].lower() == "bid" and words[1].isdigit() and int(words[1]) <= max_bid:
+            return BID_BASE + int(words[1])
+        problem = ""
+    except ValueError as err:
+        problem = f" ({err})"
     raise ValueError(
-        f"unknown le_dix action {text!r}; actions are 'take trump', 'leave trump', 'discard XY', "
+        f"unknown le_dix action {text!r}{problem}; actions are 'take trump', 'leave trump', 'discard XY', "
         f"'bid N' (N = 0..{max_bid}), 'play XY' (XY a card such as 'TH')"
     )

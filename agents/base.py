@@ -1,0 +1,42 @@
+"""The one agent protocol used everywhere (evaluation, wrappers, human play, training).
+
+An agent sees only what its player may see: the observation dict of a dixenv environment
+(``{"observation": flat float32 vector, "action_mask": int8 mask}``), never the engine's state.
+Agents that need structure decode the flat vector with the environment's documented layout
+(``env.unwrapped.observation_layout()``), which they are given at construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Chooses a legal action from one player's observation."""
+
+    name: str
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """Return a legal action id for this observation (its ``action_mask`` marks the legal ones)."""
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions; works for every game."""
+
+    name = "random"
+
+    def __init__(self, env: Any = None, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """A uniformly random legal action."""
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[self.rng.integers(len(legal))])
+
+
+def decode(env: Any, flat: np.ndarray) -> dict[str, np.ndarray]:
+    """Split a flat observation into the named, reshaped pieces of ``env``'s documented layout."""
+    return env.unwrapped.layout.unflatten(flat)
