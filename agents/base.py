@@ -22,6 +22,8 @@ class Agent(Protocol):
     def act(self, observation: dict[str, np.ndarray]) -> int:
         """Return a legal action id for this observation (its ``action_mask`` marks the legal ones)."""
 
+    # Optional: ``reset(seed)`` reseeds an agent's own randomness (wrappers call it on a seeded reset).
+
 
 class RandomAgent:
     """Uniformly random among the legal actions; works for every game."""
@@ -29,6 +31,10 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, env: Any = None, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the agent's random choices."""
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: dict[str, np.ndarray]) -> int:

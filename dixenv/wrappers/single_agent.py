@@ -1,0 +1,117 @@
+"""One seat of a dixenv game as a single-agent Gymnasium environment.
+
+The learner plays one seat; every other seat is played by an opponent policy (an object with
+``act(observation_dict) -> int``, e.g. an ``agents`` baseline, or a plain callable of the
+observation dict). Short names such as ``"random"`` or ``"heuristic"`` are resolved lazily by
+``agents.registry.make_agent`` — dixenv itself never imports ``agents`` at import time.
+
+Observation: the flat float32 vector. The legal actions are ``action_masks()`` (the sb3-contrib
+MaskablePPO convention) and ``info["action_mask"]``. Reward: the learner's reward from the
+underlying game (``reward="win"`` or ``"points"``), summed over the opponents' moves in between.
+An illegal action, as in PettingZoo classic, ends the episode with reward −1 and
+``info["illegal_action"] = True`` (``illegal_action="raise"`` raises ``ValueError`` naming it
+and the legal actions instead).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from dixenv.core.aec import CardGameEnv
+from dixenv.core.options import check_choice
+
+Policy = Callable[[dict[str, np.ndarray]], int]
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """A Gymnasium view of one seat of a raw dixenv AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        aec_env: CardGameEnv,
+        opponents: Sequence[Any] = (),
+        learner: str = "player_0",
+        illegal_action: str = "lose",
+    ):
+        check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        self._illegal_raises = illegal_action == "raise"
+        if learner not in aec_env.possible_agents:
+            raise ValueError(f"learner {learner!r} is not an agent of this game; agents: {aec_env.possible_agents}")
+        others = [a for a in aec_env.possible_agents if a != learner]
+        if len(opponents) != len(others):
+            raise ValueError(
+                f"{len(others)} opponent(s) needed for seats {others}, got {len(opponents)}; "
+                "pass agents, callables of the observation dict, or names such as 'random'"
+            )
+        self.aec = aec_env
+        self.learner = learner
+        self.render_mode = aec_env.render_mode
+        agents = [_as_agent(aec_env, p) for p in opponents]
+        self._opponents = {a: (agent.act if hasattr(agent, "act") else agent) for a, agent in zip(others, agents)}
+        self._resettable = [agent for agent in agents if hasattr(agent, "reset")]
+        self.observation_space = aec_env.observation_space(learner)["observation"]
+        self.action_space = aec_env.action_space(learner)
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.aec.reset(seed=seed, options=options)
+        if seed is not None:  # opponents' own randomness follows the seed too, for reproducible episodes
+            for agent in self._resettable:
+                agent.reset(seed=int(self.np_random.integers(2**31)))
+        self._play_opponents()  # nothing is scored before the learner's first move
+        obs = self._observe()
+        return obs, {"action_mask": self._mask.copy()}
+
+    def step(self, action: int):
+        action = int(action)
+        if not (0 <= action < len(self._mask) and self._mask[action]) and not self._illegal_raises:
+            if self.aec.terminations[self.learner] or self.aec.truncations[self.learner]:
+                raise RuntimeError("step() called after the episode ended; call reset()")
+            obs = self._observe()
+            return obs, -1.0, True, False, {"action_mask": self._mask.copy(), "illegal_action": True}
+        self.aec.step(action)
+        reward = self.aec.rewards[self.learner]
+        more, terminated, truncated = self._play_opponents()
+        obs = self._observe()
+        return obs, float(reward + more), terminated, truncated, {"action_mask": self._mask.copy()}
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (for sb3-contrib's MaskablePPO)."""
+        return self._mask.astype(bool)
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def _observe(self) -> np.ndarray:
+        obs = self.aec.observe(self.learner)
+        self._mask = obs["action_mask"]
+        return obs["observation"]
+
+    def _play_opponents(self) -> tuple[float, bool, bool]:
+        """Let the opponents move until it is the learner's turn or the game is over."""
+        aec, reward = self.aec, 0.0
+        while not (aec.terminations[self.learner] or aec.truncations[self.learner]):
+            agent = aec.agent_selection
+            if agent == self.learner:
+                break
+            aec.step(self._opponents[agent](aec.observe(agent)))
+            reward += aec.rewards[self.learner]
+        return reward, aec.terminations[self.learner], aec.truncations[self.learner]
+
+
+def _as_agent(env: CardGameEnv, opponent: Any) -> Any:
+    """An opponent given as an agent, a callable or a short name (resolved by ``agents.registry``)."""
+    if isinstance(opponent, str):
+        from agents.registry import make_agent  # lazy: dixenv does not depend on agents
+
+        return make_agent(env.game.name, opponent, env)
+    if hasattr(opponent, "act") or callable(opponent):
+        return opponent
+    raise ValueError(f"opponent {opponent!r} is neither an agent with act(), a callable, nor an agent name")

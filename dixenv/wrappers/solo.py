@@ -1,0 +1,21 @@
+"""The solo game of dix against ALIX as a single-agent Gymnasium environment.
+
+``gymnasium.make("dixenv/DixSolo-v0", difficulty=6)``: the learner is ``player_0`` and starts;
+the environment plays ALIX (seat 1) by the solo rules. Other keyword options are the dix
+options (``reward``, ``auto_forced``, ``auto_pay``, ``bust_buy``, ``render_mode``, …).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dixenv.wrappers.single_agent import SingleAgentEnv
+
+
+class DixSoloEnv(SingleAgentEnv):
+    """dix, solo against ALIX at a difficulty of 4 (easy) to 10 (very hard)."""
+
+    def __init__(self, difficulty: int = 6, **options: Any):
+        from dixenv import dix_v0
+
+        super().__init__(dix_v0.raw_env(solo=True, difficulty=difficulty, **options))
