@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from dixenv.core.game import Game, GameState
 from dixenv.core.layout import Layout
@@ -177,9 +178,74 @@ class CardGameEnv(AECEnv):
         self.rewards = rewards
 
 
+def _forward(name: str) -> property:
+    """Read attribute ``name`` of the raw env directly (after reset), as a property of the wrapper."""
+
+    def get(self: "ClassicWrapper") -> Any:
+        if not self._has_reset and name != "_cumulative_rewards":
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get)
+
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's three classic wrappers (TerminateIllegal, AssertOutOfBounds, OrderEnforcing) in one layer.
+
+    Same behaviour, about 3x faster per step: PettingZoo's ``BaseWrapper.__getattr__`` resolves
+    every ``agent_selection`` / ``terminations`` / … read by a failed lookup at each of the three
+    levels (~30 reads a step); here the hot attributes are properties reading the raw env.
+    """
+
+    agent_selection = _forward("agent_selection")
+    agents = _forward("agents")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    _cumulative_rewards = _forward("_cumulative_rewards")
+
+    def __init__(self, env: "CardGameEnv", illegal_reward: float = -1.0):
+        super().__init__(env)
+        self._raw = env.unwrapped
+        self._illegal_reward = float(illegal_reward)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.observe(agent)
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        # AssertOutOfBounds, with a fast path for plain ints (Discrete.contains costs ~2 µs).
+        if not (action is None and dead) and not (type(action) is int and 0 <= action < raw._num_actions):
+            assert raw.action_spaces[agent].contains(action), "action is not in action space"
+        if dead:
+            raw._was_dead_step(action)
+        elif int(action) not in raw.state.legal_actions():  # TerminateIllegal: the offender loses
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.agents, 0)
+            raw.rewards[agent] = self._illegal_reward
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+        else:
+            raw.step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def wrap(env: AECEnv) -> AECEnv:
     """PettingZoo classic wrappers: illegal move → offender loses (-1), bounds checks, order checks."""
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    return ClassicWrapper(env, illegal_reward=-1)

@@ -53,7 +53,7 @@ class LeDixState:
             order = self._stacked + [rest[i] for i in self.rng.permutation(len(rest))]
             self._stacked = None  # only the first deal is stacked
         else:
-            order = [int(c) for c in self.rng.permutation(NUM_CARDS)]
+            order = self.rng.permutation(NUM_CARDS).tolist()
         # One card at a time, clockwise from the dealer's left.
         self.hands: list[list[int]] = [[] for _ in range(n)]
         for i in range(n * h):
