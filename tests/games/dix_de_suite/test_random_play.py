@@ -1,0 +1,76 @@
+"""Long random-play runs: 2,000 games finish or truncate with every card accounted for and scores by the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dixenv.games.dix_de_suite.game import GAME
+from dixenv.games.dix_de_suite.state import PHASE_PLACE, PHASE_SOURCE, DixDeSuiteState
+
+from .helpers import band_player
+
+GAMES_PER_SET = 250
+OPTION_SETS = [
+    {"num_players": 2},
+    {"num_players": 3},
+    {"num_players": 4},
+    {"num_players": 2, "two_player_run": True, "run_bonus": True},
+    {"num_players": 3, "reshuffle": True},
+    {"num_players": 4, "teams": True},
+    {"num_players": 4, "run_bonus": True, "reshuffle": True},
+    {"num_players": 2, "reshuffle": True, "run_bonus": True},
+]
+
+
+def _check_invariants(state: DixDeSuiteState, deck: list[int]) -> None:
+    assert sorted(state.all_cards()) == deck, "a card was lost or duplicated"
+    for rack, known in zip(state.racks, state.known):
+        assert len(rack) == 10
+        assert all(k == 0 or k == c for k, c in zip(known, rack)), "public knowledge disagrees with the rack"
+    if state.phase == PHASE_SOURCE:
+        assert state.draw_pile and state.discard and state.held == 0
+    elif state.phase == PHASE_PLACE:
+        assert state.held and len(state.draw_pile) + len(state.discard) == len(deck) - 10 * state.num_seats - 1
+    assert state.round_turns < state.config.max_turns
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_random_games_finish_or_truncate_with_every_card_accounted_for(options):
+    # Half the games: uniform random moves (random play never sorts a rack, so they hit max_turns);
+    # the other half: a noisy simple player who finishes rounds, to a lower target.
+    random_config = GAME.make_config(**options, max_turns=40)
+    playing_config = GAME.make_config(**options, target_score=150, max_turns=300)
+    deck = list(range(1, random_config.deck_size + 1))
+    rng = np.random.default_rng(len(options) * 7 + options["num_players"])
+    finished = truncated = 0
+    for game in range(GAMES_PER_SET):
+        uniform = game % 2 == 0
+        config = random_config if uniform else playing_config
+        state = GAME.new_state(config, np.random.default_rng(game), {})
+        eps = (0.1, 0.3, 0.5)[game % 3]
+        scores = state.scores()
+        while state.current_player() >= 0:
+            _check_invariants(state, deck)
+            legal = state.legal_actions()
+            assert legal and legal == sorted(set(legal)) and len(legal) >= 2
+            if uniform:
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+            else:
+                state.apply_action(band_player(state, rng, eps))
+            new = state.scores()
+            assert all(b >= a and (b - a) % 5 == 0 for a, b in zip(scores, new))
+            scores = new
+        assert sorted(state.all_cards()) == deck
+        assert state.is_terminal() != state.is_truncated()
+        assert state.legal_actions() == []
+        keys = [k[0] for k in state.ranking_keys()]
+        if state.is_terminal():
+            finished += 1
+            assert max(keys) >= config.target_score
+            assert sum(state.last_round_points) > 0
+        else:
+            truncated += 1
+            assert state.round_turns == config.max_turns
+            assert max(keys) < config.target_score
+    assert finished >= 5 and truncated >= GAMES_PER_SET // 2
