@@ -15,7 +15,7 @@ from dixenv.wrappers.single_agent import SingleAgentEnv
 class DixSoloEnv(SingleAgentEnv):
     """dix, solo against ALIX at a difficulty of 4 (easy) to 10 (very hard)."""
 
-    def __init__(self, difficulty: int = 6, **options: Any):
+    def __init__(self, difficulty: int = 4, **options: Any):
         from dixenv import dix_v0
 
         super().__init__(dix_v0.raw_env(solo=True, difficulty=difficulty, **options))

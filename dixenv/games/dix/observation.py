@@ -1,0 +1,154 @@
+"""What one dix seat may know, as a flat float32 vector with a documented layout.
+
+Everything in dix is public except the order of the draw pile, so the observation holds the whole
+table: every collection, tokens, the tableau, the market, the auction and payment in progress,
+and the draw pile as a multiset (the cards not seen yet, which every player can work out), so an
+agent can compute its bust odds without memory. Seats are relative to the observer: index 0 is
+the observer, 1 the player to their left, and so on (in the solo game, 1 is ALIX).
+
+Counts are scaled to about [0, 1]; each piece's doc gives its scaling. The count pieces come
+first and are read from the state's public int buffer with one numpy gather (see
+``state.public_segments``); the rest are a few scalars and one-hot entries.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dixenv.core.layout import Layout, Piece
+from dixenv.games.dix.cards import (
+    COLOUR_WILD_BASE,
+    CURRENCY_BASE,
+    NUM_COLLECTABLE,
+    NUM_CURRENCY_TYPES,
+    NUM_NUMBER_TYPES,
+    NUM_WILD_TYPES,
+)
+from dixenv.games.dix.config import DixConfig
+from dixenv.games.dix.state import AUCTION, BUY, GAME_OVER, PAY_BUY, PAYMENT, DixState, public_segments
+
+_NUM = "colour × number: rows B, G, O, P; columns 1..9"
+_WILDS = "B#, G#, O#, P# (/2), W1..W9 (/1), ** (/1)"
+_WILD_SCALE = [0.5] * 4 + [1.0] * 10
+BOX_SIZE = 129
+
+
+def _count_pieces(n: int) -> list[tuple[Piece, str, int, int, bool, list[float] | float]]:
+    """The count pieces: (piece, buffer segment, offset in it, length, per relative seat?, scale)."""
+    return [
+        (Piece("collection_numbers", (n, 4, 9), f"per relative seat, number cards held / 3 ({_NUM})"),
+         "collections", 0, NUM_NUMBER_TYPES, True, 1 / 3),
+        (Piece("collection_wilds", (n, NUM_WILD_TYPES), f"per relative seat, wilds held: {_WILDS}"),
+         "collections", COLOUR_WILD_BASE, NUM_WILD_TYPES, True, _WILD_SCALE),
+        (Piece("tokens", (n,), "per relative seat, money tokens / 10"), "tokens", 0, 1, True, 0.1),
+        (Piece("consolation", (n,), "per relative seat, consolation tokens / 5 (worth 3 each, no cap)"), "consolation", 0, 1, True, 0.2),
+        (Piece("number_cards", (n,), "per relative seat, number cards held / 40 (each pays 1 in a buy or a bid)"),
+         "num_cards", 0, 1, True, 1 / 40),
+        (Piece("duplicates", (n,), "per relative seat, number cards held beyond the first copy / 10 (solo: only these pay bids)"),
+         "dups", 0, 1, True, 0.1),
+        (Piece("score", (n,), "per relative seat, what its collection scores now / 40"), "scores", 0, 1, True, 1 / 40),
+        (Piece("tableau_numbers", (4, 9), f"number cards in the tableau / 3 ({_NUM})"), "tableau", 0, NUM_NUMBER_TYPES, False, 1 / 3),
+        (Piece("tableau_currency", (NUM_CURRENCY_TYPES,), "currency cards $1..$5 in the tableau / 3"),
+         "tableau", CURRENCY_BASE, NUM_CURRENCY_TYPES, False, 1 / 3),
+        (Piece("market", (4, 9), f"number cards in the market / 3 ({_NUM})"), "market", 0, NUM_NUMBER_TYPES, False, 1 / 3),
+        (Piece("unseen_numbers", (4, 9), f"number cards still in the draw pile / 3 ({_NUM})"),
+         "pile_counts", 0, NUM_NUMBER_TYPES, False, 1 / 3),
+        (Piece("unseen_wilds", (NUM_WILD_TYPES,), f"wilds still in the draw pile: {_WILDS}"),
+         "pile_counts", COLOUR_WILD_BASE, NUM_WILD_TYPES, False, _WILD_SCALE),
+        (Piece("unseen_currency", (NUM_CURRENCY_TYPES,), "currency cards $1..$5 still in the draw pile / 6"),
+         "pile_counts", CURRENCY_BASE, NUM_CURRENCY_TYPES, False, 1 / 6),
+    ]
+
+
+def _other_pieces(n: int) -> list[Piece]:
+    return [
+        Piece("tableau_total", (1,), "tableau total (numbers − currency) / 10; over 10 busts"),
+        Piece("tableau_currency_sum", (1,), "sum of the tableau's currency cards / 10; over 10 busts"),
+        Piece("draw_pile_size", (1,), "cards left in the draw pile / 129"),
+        Piece("last_card_drawn", (1,), "1 once the draw pile is empty: no more draws, the end is under way"),
+        Piece("active", (n,), "one-hot relative seat whose turn it is"),
+        Piece("to_act", (n,), "one-hot relative seat that must decide now (all 0 once the game is over)"),
+        Piece("phase", (4,), "one-hot: draw decision, auction, payment, buy (all 0 once the game is over)"),
+        Piece("buy_kind", (3,), "one-hot, during a buy or its payment: after taking numbers, after a bust (bust_buy), final round"),
+        Piece("auction_card", (NUM_WILD_TYPES,), "one-hot wild on auction, until it is paid for: B#, G#, O#, P#, W1..W9, **"),
+        Piece("high_bid", (1,), "the auction's high bid / 10 (0 if none yet)"),
+        Piece("high_bidder", (n,), "one-hot relative seat holding the high bid"),
+        Piece("still_to_bid", (n,), "1 for each relative seat still to bid in the auction (the one to act included)"),
+        Piece("payment_left", (1,), "amount still to pay in the payment in progress / 10"),
+        Piece("buy_card", (4, 9), f"one-hot market card being paid for ({_NUM})"),
+        Piece("rules", (3,), "1 if bust_buy; 1 if solo; ALIX's difficulty / 10 (0 if not solo)"),
+    ]
+
+
+def make_layout(config: DixConfig) -> Layout:
+    """The observation layout for a config (sizes depend on the number of players)."""
+    n = config.num_players
+    return Layout([c[0] for c in _count_pieces(n)] + _other_pieces(n))
+
+
+class DixObserver:
+    """Fills a preallocated tensor with what a seat may know (``set_from``)."""
+
+    def __init__(self, config: DixConfig):
+        n = config.num_players
+        self.config = config
+        self.layout = make_layout(config)
+        self.tensor = self.layout.tensor
+        self._off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
+        # For each observing seat, the buffer index of every count entry, in tensor order.
+        seg = public_segments(n)
+        index: list[list[int]] = [[] for _ in range(n)]
+        scale: list[float] = []
+        for piece, name, start, length, per_seat, s in _count_pieces(n):
+            base = seg[name][0] + start
+            for seat in range(n):
+                if per_seat:
+                    stride = NUM_COLLECTABLE if name == "collections" else 1
+                    for k in range(n):
+                        index[seat].extend(range(base + stride * ((seat + k) % n), base + stride * ((seat + k) % n) + length))
+                else:
+                    index[seat].extend(range(base, base + length))
+            scale.extend(s * (n if per_seat else 1) if isinstance(s, list) else [s] * piece.size)
+        self._index = [np.asarray(ix, dtype=np.intp) for ix in index]
+        self._scale = np.asarray(scale, dtype=np.float32)
+        self._counts = self.tensor[: len(scale)]
+        self._rest = self.tensor[len(scale) :]
+        self._rules = [float(config.bust_buy), float(config.solo), config.difficulty / 10.0]
+
+    def set_from(self, state: DixState, seat: int) -> None:
+        """Write what ``seat`` may know of ``state`` into ``self.tensor`` (all of it is public but the pile order)."""
+        t, off, n = self.tensor, self._off, state.num_seats
+        state.refresh_scores()
+        counts = np.frombuffer(state._buf, dtype=np.int32)
+        np.multiply(counts[self._index[seat]], self._scale, out=self._counts)
+        self._rest.fill(0.0)
+        t[off["tableau_total"]] = state.tableau_total / 10.0
+        t[off["tableau_currency_sum"]] = state.tableau_currency / 10.0
+        t[off["draw_pile_size"]] = len(state.pile) / BOX_SIZE
+        if state.last_drawn:
+            t[off["last_card_drawn"]] = 1.0
+        t[off["active"] + (state.active - seat) % n] = 1.0
+        phase = state.phase
+        if phase != GAME_OVER:
+            t[off["to_act"] + (state.actor - seat) % n] = 1.0
+            t[off["phase"] + phase] = 1.0
+            if phase == BUY or (phase == PAYMENT and state.pay_reason == PAY_BUY):
+                t[off["buy_kind"] + state.buy_kind] = 1.0
+            if phase == PAYMENT:
+                t[off["payment_left"]] = state.pay_left / 10.0
+        if state.auction_card >= 0:
+            t[off["auction_card"] + state.auction_card - COLOUR_WILD_BASE] = 1.0
+            if state.high_bidder >= 0:
+                t[off["high_bid"]] = state.high_bid / 10.0
+                t[off["high_bidder"] + (state.high_bidder - seat) % n] = 1.0
+            if phase == AUCTION:
+                # Bidders run from the one to act round to the active player, who bids last.
+                o, k, last = off["still_to_bid"], (state.actor - seat) % n, (state.active - seat) % n
+                t[o + k] = 1.0
+                while k != last:
+                    k = (k + 1) % n
+                    t[o + k] = 1.0
+        if state.buy_card >= 0:
+            t[off["buy_card"] + state.buy_card] = 1.0
+        o = off["rules"]
+        t[o : o + 3] = self._rules

@@ -1,0 +1,610 @@
+"""The dix (TEN) rules engine: draws, busts, rewards, the market, auctions, payments, the end.
+
+Pure Python; the only randomness is the ``numpy.random.Generator`` handed to the state (the
+shuffle and the first player). The game is a small state machine; ``phase`` and ``actor`` say
+who must decide what:
+
+* ``DECIDE``  — the active player, after a draw: ``draw`` / ``take numbers`` / ``take money``;
+* ``AUCTION`` — a bidder, for the wild just drawn: ``bid N`` / ``pass``;
+* ``PAYMENT`` — the buyer or the auction winner, one item at a time: ``pay …``;
+* ``BUY``     — a buyer (after taking numbers, after a bust with ``bust_buy``, or in the final
+  round): ``buy X`` / ``skip``.
+
+The first draw of a turn is made by the engine. In the solo game (``config.solo``) the engine
+also plays ALIX (seat 1) with the functions of ``solo.py``, so ``current_player()`` is 0 or -1.
+"""
+
+from __future__ import annotations
+
+import copy
+from array import array
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from dixenv.core.options import check_int, warn_unknown_reset_keys
+from dixenv.games.dix import actions as A
+from dixenv.games.dix.cards import (
+    CARD_NAMES,
+    COLOUR_WILD_BASE,
+    CURRENCY_BASE,
+    KIND,
+    NUM_COLLECTABLE,
+    NUM_NUMBER_TYPES,
+    NUM_NUMBERS,
+    NUM_TYPES,
+    NUMBER,
+    NUMBER_WILD_BASE,
+    STAR,
+    VALUE,
+    WILD,
+    card_name,
+    parse_card,
+)
+from dixenv.games.dix.config import DixConfig
+from dixenv.games.dix.payment import auto_pay_item
+from dixenv.games.dix.scoring import score_collection
+from dixenv.games.dix.solo import ALIX_SEAT, SOLO_MIN_BID, alix_bid, alix_decision, alix_payment
+
+DECIDE, AUCTION, PAYMENT, BUY, GAME_OVER = range(5)
+PHASE_NAMES = ("draw decision", "auction", "payment", "buy", "game over")
+# Why a buy phase happens: after taking numbers, after a bust (variant bust_buy), the final round.
+BUY_TAKE, BUY_BUST, BUY_FINAL = range(3)
+BUY_KIND_NAMES = ("after taking numbers", "after a bust", "final round")
+# What a payment is for.
+PAY_BUY, PAY_AUCTION = range(2)
+
+START_TOKENS = 5
+TOKEN_CAP = 10
+LIMIT = 10  # tableau total or currency sum above this busts
+CONSOLATION_VALUE = 3
+SCENARIO_KEYS = ("deck", "first_player")
+_CURRENCY = range(CURRENCY_BASE, NUM_TYPES)
+
+
+def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
+    """Where each public count list lives in a state's int buffer: name -> (start, length).
+
+    The public counts share one ``array('i')`` buffer (each list is a ``memoryview`` slice of it)
+    so that the observer can read them all with one numpy gather instead of many list copies.
+    """
+    n = num_players
+    sizes = [("collections", n * NUM_COLLECTABLE), ("tokens", n), ("consolation", n), ("num_cards", n),
+             ("dups", n), ("scores", n), ("tableau", NUM_TYPES), ("market", NUM_NUMBER_TYPES), ("pile_counts", NUM_TYPES)]
+    out, start = {}, 0
+    for name, size in sizes:
+        out[name] = (start, size)
+        start += size
+    return out
+
+
+class DixState:
+    """Full state of a dix game (the only hidden thing is the order of the draw pile)."""
+
+    def __init__(self, config: DixConfig, rng: np.random.Generator, scenario: Mapping[str, Any] | None = None):
+        scenario = dict(scenario or {})
+        warn_unknown_reset_keys("dix", scenario, SCENARIO_KEYS)
+        n = config.num_players
+        self.config = config
+        self.num_seats = n
+        self.rng = rng
+        self.solo = config.solo
+        self.alix = ALIX_SEAT if config.solo else -1
+        self.min_bid = SOLO_MIN_BID if config.solo else 1
+
+        if "first_player" in scenario:
+            first = check_int("first_player", scenario["first_player"], 0, n - 1)
+            if self.solo and first != 0:
+                raise ValueError(f"first_player={first} is not allowed in the solo game: the player (seat 0) always starts")
+        else:
+            first = 0 if self.solo else int(rng.integers(n))
+        if "deck" in scenario:
+            top_first = parse_deck(scenario["deck"], config.box, n)
+        else:
+            cards = [t for t in range(NUM_TYPES) for _ in range(config.box[t])]
+            top_first = [cards[i] for i in rng.permutation(len(cards))]
+
+        # Card places; every card is in exactly one of them (see tests/games/dix/helpers.py).
+        # The public counts are views of one int buffer (``public_segments``): collections[p]
+        # (counts per type 0..49), tableau (per type; numbers and currency only), market (per
+        # number type), pile_counts (the draw pile as a multiset, public knowledge), and per seat
+        # tokens, consolation, num_cards, dups (copies beyond the first) and scores (cached).
+        self._buf = array("i", bytes(4 * sum(size for _, size in public_segments(n).values())))
+        self._make_views()
+        self.pile: list[int] = top_first[::-1]  # top card last, so a draw is pop()
+        for t in top_first:
+            self.pile_counts[t] += 1
+        self.discard = [0] * NUM_TYPES
+        # The wild on auction (-1 if none) and the market card being paid for (-1 if none).
+        self.auction_card = -1
+        self.buy_card = -1
+        for p in range(n):
+            self.tokens[p] = START_TOKENS
+        self.masks = [[0, 0, 0, 0] for _ in range(n)]  # per seat and colour, numbers held (bit k-1 = k)
+        self._score_dirty = [False] * n
+
+        self.tableau_total = 0
+        self.tableau_currency = 0
+        self.last_drawn = False  # the last card is drawn: no more draws
+        self.active = first
+        self.phase = DECIDE
+        self.actor = first
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.pay_left = 0
+        self.pay_reason = PAY_BUY
+        self.pay_duplicates_only = False
+        self.buy_kind = BUY_TAKE
+        self.bust_by_total = False
+        self.final_step = 0
+        self._legal: list[int] | None = None
+
+        self._start_turn(first)
+        if self.solo:
+            self._play_alix()
+
+    def _make_views(self) -> None:
+        view = memoryview(self._buf)
+        seg = public_segments(self.num_seats)
+        for name, (start, size) in seg.items():
+            setattr(self, name if name != "scores" else "_score", view[start : start + size])
+        start = seg["collections"][0]
+        self.collections = [view[start + p * NUM_COLLECTABLE : start + (p + 1) * NUM_COLLECTABLE] for p in range(self.num_seats)]
+
+    def __getstate__(self) -> dict:
+        # memoryviews cannot be pickled or deep-copied: keep the buffer, rebuild the views.
+        state = {k: v for k, v in self.__dict__.items() if not isinstance(v, memoryview) and k != "collections"}
+        state["_legal"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._make_views()
+
+    # --- the GameState API ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        """Seat to act, -1 once the game is over."""
+        return -1 if self.phase == GAME_OVER else self.actor
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the seat to act."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[int]:
+        phase, p = self.phase, self.actor
+        if phase == DECIDE:
+            return [A.DRAW, A.TAKE_NUMBERS, A.TAKE_MONEY] if self.pile else [A.TAKE_NUMBERS, A.TAKE_MONEY]
+        if phase == AUCTION:
+            low = max(self.high_bid + 1, self.min_bid)
+            high = min(self.bid_means(p), A.MAX_BID)
+            return list(range(A.BID_BASE + low, A.BID_BASE + high + 1)) + [A.PASS]
+        if phase == PAYMENT:
+            out = []
+            if self.tokens[p]:
+                out.append(A.PAY_TOKEN)
+            if self.consolation[p]:
+                out.append(A.PAY_CONSOLATION)
+            coll, masks = self.collections[p], self.masks[p]
+            base = A.PAY_CARD_BASE
+            for c in range(4):  # only the number cards held, from the colour masks
+                m = masks[c]
+                while m:
+                    low = m & -m
+                    t = c * NUM_NUMBERS + low.bit_length() - 1
+                    if not self.pay_duplicates_only or coll[t] > 1:
+                        out.append(base + t)
+                    m ^= low
+            return out
+        if phase == BUY:
+            means, coll, market = self.means(p), self.collections[p], self.market
+            out = [A.BUY_BASE + t for t in range(NUM_NUMBER_TYPES) if market[t] and not coll[t] and VALUE[t] <= means]
+            out.append(A.SKIP)
+            return out
+        return []
+
+    def apply_action(self, action: int) -> None:
+        """Play one action for the seat to act; ``ValueError`` (state unchanged) if it is illegal."""
+        legal = self.legal_actions()
+        if action not in legal:
+            self._raise_illegal(action, legal)
+        self._apply(int(action))
+        if self.solo:
+            self._play_alix()
+
+    def _apply(self, action: int) -> None:
+        self._legal = None
+        phase = self.phase
+        if phase == DECIDE:
+            if action == A.DRAW:
+                self._draw()
+            elif action == A.TAKE_NUMBERS:
+                self._take_numbers()
+            else:
+                self._take_money()
+        elif phase == AUCTION:
+            self._bid(0 if action == A.PASS else action - A.BID_BASE)
+        elif phase == PAYMENT:
+            self._pay(action)
+        elif action == A.SKIP:
+            self._end_buy(bought=False)
+        else:
+            self._buy(action - A.BUY_BASE)
+
+    def _raise_illegal(self, action: Any, legal: list[int]) -> None:
+        try:
+            name = f"{action} ({A.action_to_string(int(action))})"
+        except (ValueError, TypeError):
+            name = repr(action)
+        if self.phase == GAME_OVER:
+            raise ValueError(f"illegal action {name}: the game is over")
+        names = ", ".join(A.action_to_string(a) for a in legal)
+        raise ValueError(f"illegal action {name} for player_{self.actor} in the {PHASE_NAMES[self.phase]} phase; legal: {names}")
+
+    # --- means ----------------------------------------------------------------------------------
+    def means(self, seat: int) -> int:
+        """What ``seat`` can pay for a buy: tokens + 3 × consolation + number cards held."""
+        return self.tokens[seat] + CONSOLATION_VALUE * self.consolation[seat] + self.num_cards[seat]
+
+    def bid_means(self, seat: int) -> int:
+        """The highest bid ``seat`` may make (in the solo game only duplicates count among cards)."""
+        cards = self.dups[seat] if self.solo else self.num_cards[seat]
+        return self.tokens[seat] + CONSOLATION_VALUE * self.consolation[seat] + cards
+
+    # --- collections ----------------------------------------------------------------------------
+    def _add_card(self, seat: int, t: int, k: int = 1) -> None:
+        coll = self.collections[seat]
+        before = coll[t]
+        coll[t] = before + k
+        if t < NUM_NUMBER_TYPES:
+            self.num_cards[seat] += k
+            self.dups[seat] += k - 1 if before == 0 else k
+            if before:
+                return  # a duplicate: the score cannot change
+            self.masks[seat][t // NUM_NUMBERS] |= 1 << (t % NUM_NUMBERS)
+        self._score_dirty[seat] = True
+
+    def _remove_card(self, seat: int, t: int) -> None:
+        coll = self.collections[seat]
+        coll[t] -= 1
+        self.num_cards[seat] -= 1
+        if coll[t]:
+            self.dups[seat] -= 1
+        else:
+            self.masks[seat][t // NUM_NUMBERS] &= ~(1 << (t % NUM_NUMBERS))
+            self._score_dirty[seat] = True
+
+    def _gain_tokens(self, seat: int, amount: int) -> None:
+        self.tokens[seat] = min(TOKEN_CAP, self.tokens[seat] + amount)  # the excess is lost
+
+    # --- a turn ---------------------------------------------------------------------------------
+    def _start_turn(self, seat: int) -> None:
+        self.active = seat
+        self._draw()  # the first draw is no choice
+
+    def _draw(self) -> None:
+        t = self.pile.pop()
+        self.pile_counts[t] -= 1
+        if not self.pile:
+            self.last_drawn = True
+        kind = KIND[t]
+        if kind == WILD:
+            self._start_auction(t)
+            return
+        self.tableau[t] += 1
+        if kind == NUMBER:
+            self.tableau_total += VALUE[t]
+        else:
+            self.tableau_total -= VALUE[t]
+            self.tableau_currency += VALUE[t]
+        if self.tableau_currency > LIMIT or (self.tableau_total > LIMIT and self.active != self.alix):
+            self._bust()  # ALIX busts only on currency (solo rules)
+        else:
+            self._decide()
+
+    def _decide(self) -> None:
+        self.phase = DECIDE
+        self.actor = self.active
+
+    def _numbers_to_collection(self, seat: int) -> None:
+        tab = self.tableau
+        for t in range(NUM_NUMBER_TYPES):
+            if tab[t]:
+                self._add_card(seat, t, tab[t])
+                tab[t] = 0
+        self.tableau_total = -self.tableau_currency
+
+    def _numbers_to_market(self) -> None:
+        tab, market = self.tableau, self.market
+        for t in range(NUM_NUMBER_TYPES):
+            if tab[t]:
+                market[t] += tab[t]
+                tab[t] = 0
+        self.tableau_total = -self.tableau_currency
+
+    def _discard_currency(self) -> None:
+        tab, discard = self.tableau, self.discard
+        for t in _CURRENCY:
+            discard[t] += tab[t]
+            tab[t] = 0
+        self.tableau_total = 0
+        self.tableau_currency = 0
+
+    def _pay_others(self, amount: int) -> None:
+        if amount:
+            for q in range(self.num_seats):
+                if q != self.active:
+                    self._gain_tokens(q, amount)
+
+    def _take_numbers(self) -> None:
+        p = self.active
+        self._numbers_to_collection(p)
+        self._pay_others(self.tableau_currency)
+        self._discard_currency()
+        self._start_buy(p, BUY_TAKE)
+
+    def _take_money(self) -> None:
+        self._gain_tokens(self.active, self.tableau_currency)
+        self._numbers_to_market()
+        self._discard_currency()
+        self._end_turn()
+
+    def _bust(self) -> None:
+        p = self.active
+        if p == self.alix:
+            # ALIX keeps her numbers and gains her token; a currency bust pays nobody.
+            self._numbers_to_collection(p)
+            self.consolation[p] += 1
+            self._discard_currency()
+            self._end_turn()
+            return
+        # Bust resolution order: numbers to the market; the token (or a buy, variant);
+        # others paid only if the total went over 10; currency discarded.
+        self.bust_by_total = self.tableau_total > LIMIT
+        self._numbers_to_market()
+        if self.config.bust_buy:
+            self._start_buy(p, BUY_BUST)
+            return
+        self.consolation[p] += 1
+        self._finish_bust()
+
+    def _finish_bust(self) -> None:
+        if self.bust_by_total:
+            self._pay_others(self.tableau_currency)
+        self._discard_currency()
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.last_drawn:
+            self.final_step = 0
+            self._next_final_buy()
+        else:
+            self._start_turn((self.active + 1) % self.num_seats)
+
+    def _next_final_buy(self) -> None:
+        # Final round: one buy each from the active player's left, the active player last.
+        self.final_step += 1
+        if self.final_step > self.num_seats:
+            self.phase = GAME_OVER
+            self.actor = -1
+            return
+        self._start_buy((self.active + self.final_step) % self.num_seats, BUY_FINAL)
+
+    # --- buying ---------------------------------------------------------------------------------
+    def _start_buy(self, seat: int, kind: int) -> None:
+        self.phase = BUY
+        self.actor = seat
+        self.buy_kind = kind
+
+    def _buy(self, t: int) -> None:
+        self.buy_card = t  # stays in the market until paid
+        self._start_payment(self.actor, VALUE[t], PAY_BUY, duplicates_only=False)
+
+    def _end_buy(self, bought: bool) -> None:
+        kind = self.buy_kind
+        if kind == BUY_TAKE:
+            self._end_turn()
+        elif kind == BUY_BUST:
+            if not bought:
+                self.consolation[self.active] += 1  # the variant: a buy instead of the token
+            self._finish_bust()
+        else:
+            self._next_final_buy()
+
+    # --- auctions -------------------------------------------------------------------------------
+    def _start_auction(self, wild: int) -> None:
+        self.auction_card = wild
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.phase = AUCTION
+        self.actor = (self.active + 1) % self.num_seats  # from the active player's left
+
+    def _bid(self, amount: int) -> None:
+        if amount:
+            self.high_bid = amount
+            self.high_bidder = self.actor
+        if self.actor != self.active:
+            self.actor = (self.actor + 1) % self.num_seats
+            return
+        # The active player bid last: the auction is over.
+        if self.high_bidder >= 0:
+            self._start_payment(self.high_bidder, self.high_bid, PAY_AUCTION, duplicates_only=self.solo)
+        else:
+            self.discard[self.auction_card] += 1  # nobody bid
+            self.auction_card = -1
+            self._decide()
+
+    # --- payment --------------------------------------------------------------------------------
+    def _start_payment(self, seat: int, amount: int, reason: int, duplicates_only: bool) -> None:
+        self.phase = PAYMENT
+        self.actor = seat
+        self.pay_left = amount
+        self.pay_reason = reason
+        self.pay_duplicates_only = duplicates_only
+        if seat == self.alix:
+            while not self._pay(alix_payment(self.tokens[seat], self.consolation[seat], self.collections[seat])):
+                pass
+        elif self.config.auto_pay:
+            while not self._pay(
+                auto_pay_item(self.tokens[seat], self.consolation[seat], self.collections[seat], duplicates_only)
+            ):
+                pass
+
+    def _pay(self, action: int) -> bool:
+        """Hand over one item; True once the amount is covered (the game then moves on)."""
+        self._legal = None
+        p = self.actor
+        if action == A.PAY_TOKEN:
+            self.tokens[p] -= 1
+            self.pay_left -= 1
+        elif action == A.PAY_CONSOLATION:
+            self.consolation[p] -= 1
+            self.pay_left -= CONSOLATION_VALUE  # spent whole: change is lost
+        else:
+            t = action - A.PAY_CARD_BASE
+            self._remove_card(p, t)
+            self.discard[t] += 1
+            self.pay_left -= 1
+        if self.pay_left > 0:
+            return False
+        self.pay_left = 0
+        if self.pay_reason == PAY_BUY:
+            t, self.buy_card = self.buy_card, -1
+            self.market[t] -= 1
+            self._add_card(p, t)
+            self._end_buy(bought=True)
+        else:
+            t, self.auction_card = self.auction_card, -1
+            self._add_card(p, t)
+            self._decide()  # the active player's turn resumes
+        return True
+
+    # --- ALIX -----------------------------------------------------------------------------------
+    def _play_alix(self) -> None:
+        """Play ALIX's decisions (solo) until the player must act or the game is over."""
+        while self.actor == ALIX_SEAT and self.phase != GAME_OVER:
+            self._apply(self.alix_action())
+
+    def alix_action(self) -> int:
+        """ALIX's action in the current position (solo rules; ALIX is seat 1)."""
+        phase = self.phase
+        if phase == DECIDE:
+            return alix_decision(self.tableau_total, self.tableau_currency, self.config.difficulty, bool(self.pile))
+        if phase == AUCTION:
+            last = self.actor == self.active
+            amount = alix_bid(self.high_bid, self.bid_means(ALIX_SEAT), self.bid_means(1 - ALIX_SEAT), last, self.min_bid)
+            if amount > A.MAX_BID:
+                amount = A.MAX_BID if self.high_bid < A.MAX_BID else 0
+            return A.PASS if amount == 0 else A.bid_action(amount)
+        if phase == BUY:
+            return A.SKIP  # ALIX never buys
+        raise AssertionError(f"ALIX has no decision in the {PHASE_NAMES[phase]} phase")  # payments are automatic
+
+    # --- results --------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        """True once the final buy round is over."""
+        return self.phase == GAME_OVER
+
+    def is_truncated(self) -> bool:
+        """dix always ends by its rules (the draw pile runs out)."""
+        return False
+
+    def scores(self) -> list[int]:
+        """What each seat's collection scores now (seat order, ALIX included in solo)."""
+        self.refresh_scores()
+        return self._score.tolist()
+
+    def refresh_scores(self) -> None:
+        """Recompute the cached score of every collection that changed since the last call."""
+        dirty = self._score_dirty
+        for p in range(self.num_seats):
+            if dirty[p]:
+                coll = self.collections[p]
+                self._score[p] = score_collection(
+                    self.masks[p], coll[COLOUR_WILD_BASE:NUMBER_WILD_BASE], coll[NUMBER_WILD_BASE:STAR], coll[STAR]
+                )
+                dirty[p] = False
+
+    def money(self, seat: int) -> int:
+        """Tokens + 3 × consolation tokens (the first tie-break)."""
+        return self.tokens[seat] + CONSOLATION_VALUE * self.consolation[seat]
+
+    def ranking_keys(self) -> list[tuple]:
+        """Score, then money, then fewest cards (number cards and wilds); equal keys share the win."""
+        scores = self.scores()
+        return [(scores[p], self.money(p), -sum(self.collections[p])) for p in range(self.num_seats)]
+
+    def teams(self) -> None:
+        """dix is played individually."""
+        return None
+
+    def clone(self) -> "DixState":
+        """An independent copy (its own generator state too)."""
+        new = object.__new__(DixState)
+        new.__dict__.update(self.__dict__)
+        new._buf = array("i", self._buf)
+        new._make_views()
+        new.pile = list(self.pile)
+        new.discard = list(self.discard)
+        new._score_dirty = list(self._score_dirty)
+        new.masks = [list(m) for m in self.masks]
+        new.rng = copy.deepcopy(self.rng)
+        new._legal = None
+        return new
+
+    def render_text(self) -> str:
+        """The whole table as text: players, tableau, market, auction or payment, the pile."""
+        n = self.num_seats
+        scores = self.scores()
+        head = f"dix — {PHASE_NAMES[self.phase]}"
+        if self.phase == BUY:
+            head += f" ({BUY_KIND_NAMES[self.buy_kind]})"
+        head += f"; turn of {self._name(self.active)}; draw pile {len(self.pile)}" + (" (last card drawn)" if self.last_drawn else "")
+        lines = [head]
+        for p in range(n):
+            mark = "*" if p == self.current_player() else " "
+            lines.append(
+                f"{mark}{self._name(p)}: score {scores[p]:2d}  tokens {self.tokens[p]:2d}  consolation {self.consolation[p]}"
+                f"  collection: {format_counts(self.collections[p]) or '-'}"
+            )
+        lines.append(
+            f"tableau (total {self.tableau_total}, currency {self.tableau_currency}): {format_counts(self.tableau) or '-'}"
+        )
+        lines.append(f"market: {format_counts(self.market) or '-'}")
+        if self.auction_card >= 0:
+            bid = f"{self.high_bid} by {self._name(self.high_bidder)}" if self.high_bidder >= 0 else "none"
+            lines.append(f"auction: {card_name(self.auction_card)}, high bid {bid}")
+        if self.phase == PAYMENT:
+            what = card_name(self.buy_card if self.pay_reason == PAY_BUY else self.auction_card)
+            lines.append(f"payment: {self._name(self.actor)} owes {self.pay_left} for {what}")
+        return "\n".join(lines)
+
+    def _name(self, seat: int) -> str:
+        return "ALIX" if seat == self.alix else f"player_{seat}"
+
+
+def format_counts(counts: Sequence[int]) -> str:
+    """Cards of a count list as text, e.g. ``B1 B3x2 W7 $2``."""
+    out = []
+    for t, c in enumerate(counts):
+        if c:
+            out.append(CARD_NAMES[t] if c == 1 else f"{CARD_NAMES[t]}x{c}")
+    return " ".join(out)
+
+
+def parse_deck(deck: Any, box: tuple[int, ...], num_players: int) -> list[int]:
+    """Validate a stacked draw pile (card strings, top first): known cards, no more copies than the game has."""
+    if isinstance(deck, (str, bytes)) or not hasattr(deck, "__iter__"):
+        raise ValueError(f"deck must be a list of card strings such as ['B7', '$2', 'W3'], got {deck!r}")
+    cards = [parse_card(c) for c in deck]
+    if not cards:
+        raise ValueError("deck is empty; the draw pile needs at least one card")
+    counts = [0] * NUM_TYPES
+    for t in cards:
+        counts[t] += 1
+        if counts[t] > box[t]:
+            raise ValueError(
+                f"deck has card {CARD_NAMES[t]} {counts[t]} times; a {num_players}-player game has only {box[t]}"
+            )
+    return cards
