@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any, Iterable, Mapping
 
 
@@ -22,7 +23,7 @@ def check_bool(name: str, value: Any) -> bool:
 
 def check_int(name: str, value: Any, low: int, high: int) -> int:
     """Return ``value`` if it is an int in ``low..high`` (inclusive); else raise ``ValueError``."""
-    if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_np_int(value):
+    if not is_int(value):
         raise ValueError(f"option {name}={value!r} must be an integer from {low} to {high}")
     value = int(value)
     if not low <= value <= high:
@@ -38,13 +39,9 @@ def check_known_keys(kind: str, given: Mapping[str, Any], known: Iterable[str]) 
             raise ValueError(f"unknown {kind} {key!r}; known {kind}s: {known}")
 
 
-def _is_np_int(value: Any) -> bool:
-    try:
-        import numpy as np
-
-        return isinstance(value, np.integer)
-    except ImportError:  # pragma: no cover
-        return False
+def is_int(value: Any) -> bool:
+    """True for ints and numpy integers; False for bools, floats and everything else."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def warn_unknown_reset_keys(game: str, given: Mapping[str, Any], known: Iterable[str]) -> None:

@@ -19,7 +19,6 @@ from typing import Any, Callable, Sequence
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from dixenv.core.aec import CardGameEnv
 from dixenv.core.options import check_choice

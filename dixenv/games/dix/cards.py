@@ -18,8 +18,9 @@ player count that uses it (the player-count mark printed on the card: unmarked =
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any, Mapping
+
+from dixenv.core.options import is_int
 
 COLOURS = "BGOP"
 NUM_COLOURS = 4
@@ -97,7 +98,7 @@ class DeckSpec:
 
     def __post_init__(self) -> None:
         ok = isinstance(self.marks, tuple) and len(self.marks) == NUM_TYPES
-        ok = ok and all(isinstance(ms, tuple) and all(_is_int(m) and MIN_PLAYERS <= m <= MAX_PLAYERS for m in ms) for ms in self.marks)
+        ok = ok and all(isinstance(ms, tuple) and all(is_int(m) and MIN_PLAYERS <= m <= MAX_PLAYERS for m in ms) for ms in self.marks)
         if not ok:
             raise ValueError(
                 f"DeckSpec.marks must be a tuple of {NUM_TYPES} tuples (one per card type) of player-count marks 2..5; "
@@ -127,13 +128,13 @@ class DeckSpec:
         marks: list[tuple[int, ...]] = [()] * NUM_TYPES
         for card, value in spec.items():
             t = parse_card(card)
-            if _is_int(value):
+            if is_int(value):
                 if not 0 <= int(value) <= 99:
                     raise ValueError(f"deck_spec: {card!r} has {value} copies; allowed 0 to 99")
                 ms = (MIN_PLAYERS,) * int(value)
             elif isinstance(value, (list, tuple)):
                 for m in value:
-                    if not _is_int(m) or not MIN_PLAYERS <= m <= MAX_PLAYERS:
+                    if not is_int(m) or not MIN_PLAYERS <= m <= MAX_PLAYERS:
                         raise ValueError(
                             f"deck_spec: {card!r} has mark {m!r}; a mark is the smallest player count using that copy, 2 to 5"
                         )
@@ -144,11 +145,6 @@ class DeckSpec:
                 raise ValueError(f"deck_spec names card {CARD_NAMES[t]} twice")
             marks[t] = ms
         return cls(tuple(marks))
-
-
-def _is_int(value: Any) -> bool:
-    """An int or numpy integer, not a bool."""
-    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 def _standard_marks() -> tuple[tuple[int, ...], ...]:

@@ -52,6 +52,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
+from dixenv.core.options import is_int
+
 COLOURS = "BGOP"
 """Colour letters in the order used by ``score_collection`` (blue, green, orange, pink)."""
 
@@ -148,19 +150,14 @@ def score_collection(
 
 def _check(numbers: tuple, colour_wilds: tuple, number_wilds: tuple, stars: object) -> None:
     """Raise ValueError if the arguments of ``score_collection`` are malformed."""
-    if len(numbers) != 4 or not all(_is_int(m) and 0 <= m <= _ALL for m in numbers):
+    if len(numbers) != 4 or not all(is_int(m) and 0 <= m <= _ALL for m in numbers):
         raise ValueError(f"numbers={numbers!r} must be 4 integer masks (B,G,O,P) in 0..511")
-    if len(colour_wilds) != 4 or not all(_is_int(a) and a >= 0 for a in colour_wilds):
+    if len(colour_wilds) != 4 or not all(is_int(a) and a >= 0 for a in colour_wilds):
         raise ValueError(f"colour_wilds={colour_wilds!r} must be 4 integer counts >= 0 (B,G,O,P)")
-    if len(number_wilds) != 9 or not all(_is_int(m) and m >= 0 for m in number_wilds):
+    if len(number_wilds) != 9 or not all(is_int(m) and m >= 0 for m in number_wilds):
         raise ValueError(f"number_wilds={number_wilds!r} must be 9 integer counts >= 0 (numbers 1..9)")
-    if not (_is_int(stars) and stars >= 0):  # type: ignore[operator]
+    if not (is_int(stars) and stars >= 0):  # type: ignore[operator]
         raise ValueError(f"stars={stars!r} must be an integer >= 0")
-
-
-def _is_int(x: object) -> bool:
-    """True for ints and numpy integers (anything with ``__index__``), False for bools and floats."""
-    return not isinstance(x, bool) and hasattr(type(x), "__index__")
 
 
 @lru_cache(maxsize=1 << 14)  # ~0.5 kB an entry; a game re-scores the same few collections
