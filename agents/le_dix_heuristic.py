@@ -1,0 +1,481 @@
+"""A baseline heuristic for le_dix: estimate the tricks a hand takes, bid them, then play to the bid.
+
+It reads only the observation (decoded with the piece boundaries of ``env.unwrapped.layout``, taken
+once at construction) and the action mask, never the engine's state.
+
+How it decides:
+
+* Probabilities come from one model: the cards a player cannot see (the *pool*: other hands plus
+  the undealt cards) are spread at random, so "seat j holds none of these ``a`` pool cards" is
+  hypergeometric, ``C(U - a, m) / C(U, m)`` for a pool of ``U`` cards and ``m`` unknown cards in
+  j's hand (a table of these is built once at import). The turned-up card, when the dealer took it,
+  counts as known to be in the dealer's hand; a seat that did not follow suit in the current or
+  the last trick is known to be void in that suit.
+* **Trump pick-up** (dealer): always take the turned card (leaving it gives no option that taking
+  and then discarding it does not), then discard the card least likely to take a trick.
+* **Bidding**: expected tricks = sum over the hand of per-card trick probabilities. The raw model:
+  a trump wins if the opponents hold no more higher trumps than the player holds above it; a side
+  card wins if no opponent holds a higher card of its suit and nobody ruffs it by the round it is
+  played in; spare low trumps add ruffs when a side suit is short. A logistic calibration fitted
+  on self-play outcomes (``_CALIB``) then corrects each card's probability using its context:
+  hand size and player count, rank, suit length, trump length, voids, whether the player leads,
+  how far the earlier bids exceed their fair share of the tricks (capped at ``table_cap`` so that
+  nonsense bids cannot talk it out of its hand) and how often the opponents have made their bids
+  so far (read from their scores: tricks come more easily against players who rarely do). One-card
+  deals are computed exactly. The bid is the legal bid closest to ``bid_scale × estimate +
+  bid_offset`` (a slight underbid: tricks are easier to shed than to win); the hook rule arrives
+  through the mask.
+* **Play** (need = bid − tricks won): for each legal card, its chance of winning the trick now
+  (it beats the cards down, and each player still to play lacks a card that beats it) and its
+  *strength* (its chance of winning if it were led now: what keeping it is worth). Needing tricks:
+  play the cheapest card that wins nearly as surely as the best one (as the last player, the
+  lowest card that wins), lead the strongest card, and throw the weakest card when the trick cannot
+  be won — or the strongest when the hand holds clearly more sure tricks than still needed. Needing
+  none (or bust already): play the strongest card that cannot win (the highest card under the
+  trick's winner; when void, a high side card or an under-trump), lead the card least likely to
+  win, and when every card wins, win with the strongest as the last player.
+
+The parameters (``DEFAULTS``) and the calibration were tuned with ``experiments/le_dix_stats.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from typing import Any
+
+import numpy as np
+
+from dixenv.games.le_dix import actions as A
+
+_SUIT = tuple(c // 13 for c in range(52))
+_RANK = tuple(c % 13 for c in range(52))
+
+
+def _none_table(size: int = 53) -> list[list[list[float]]]:
+    """``T[U][a][m]`` = P(m cards drawn from U hold none of a marked ones) = C(U-a, m) / C(U, m)."""
+    lf = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, size + 1)))])
+    u = np.arange(size)[:, None, None]
+    a = np.arange(size)[None, :, None]
+    m = np.arange(size)[None, None, :]
+    ok = (a <= u) & (m <= u - a)
+    ua, um = np.clip(u - a, 0, None), np.clip(u - m, 0, None)
+    uam = np.clip(u - a - m, 0, None)
+    logp = lf[ua] - lf[uam] + lf[um] - lf[u]
+    return np.where(ok, np.exp(np.where(ok, logp, 0.0)), 0.0).tolist()
+
+
+_NONE = _none_table()
+
+#: Logistic calibration of the per-card trick model (features: ``calibration_features``), fitted by
+#: ``experiments/le_dix_calibrate.py`` on which cards took a trick in heuristic games (half of them
+#: self-play, half with random seats).
+_CALIB = (
+    -6.499, 0.166, 0.918, 1.621, 2.853, 0.066, 0.058, 2.303, 0.548, -0.131, -0.012, -1.267, 2.114,
+    3.86, 0.008, 0.153, 0.047, 8.668, 0.039, -0.336, -0.002, -0.26, -0.672, -1.966, -0.743,
+    -2.416, 0.026, -0.302, -3.458, 1.726,
+)
+
+
+def _contains(sorted_list: list[int], x: int) -> bool:
+    """Membership in a sorted list."""
+    i = bisect_left(sorted_list, x)
+    return i < len(sorted_list) and sorted_list[i] == x
+
+
+def _hyper_cdf(pool: int, marked: int, drawn: int, k: int) -> float:
+    """P(at most k marked cards among ``drawn`` cards drawn from ``pool`` holding ``marked``)."""
+    if k < 0:
+        return 0.0
+    if drawn > pool:
+        drawn = pool
+    total = math.comb(pool, drawn)
+    return min(1.0, sum(math.comb(marked, x) * math.comb(pool - marked, drawn - x) for x in range(min(k, marked) + 1)) / total)
+
+
+class LeDixHeuristic:
+    """Bids its estimated tricks and plays to make exactly that many (see the module docstring)."""
+
+    name = "heuristic"
+
+    #: Tunable parameters (constructor keywords); the defaults were tuned in 4-player self-play.
+    DEFAULTS: dict[str, float] = {
+        "bid_scale": 1.0,  # multiplies the expected-trick estimate
+        "bid_offset": -0.25,  # added to it before rounding (a slight underbid makes more bids)
+        "ruff_value": 0.35,  # raw model: tricks per spare trump that can ruff a short side suit
+        "duck_willing": 1.0,  # weight of a made-bid opponent beating a card (1: as likely as anyone; tuned)
+        "follow_margin": 0.12,  # needing tricks: take the cheapest card within this much of the best chance
+        "win_floor": 0.15,  # needing tricks: below this chance of winning, throw a card instead
+        "excess_margin": 0.5,  # needing tricks with this many more expected in hand: shed strong cards
+        "table_cap": 0.15,  # cap on "earlier bids above their fair share" (per trick) in the calibration
+        "calibrate": 1.0,  # 1: calibrated per-card model (fitted on self-play), 0: the raw model
+    }
+
+    def __init__(self, env: Any, seed: int | None = None, **params: float):
+        unknown = sorted(set(params) - set(self.DEFAULTS))
+        if unknown:
+            raise ValueError(f"unknown LeDixHeuristic parameter(s) {unknown}; parameters are {sorted(self.DEFAULTS)}")
+        self.params = {**self.DEFAULTS, **{k: float(v) for k, v in params.items()}}
+        for key, value in self.params.items():
+            setattr(self, "_" + key, value)
+        layout = env.unwrapped.layout
+        self._bounds = {p.name: (layout.slices[p.name].start, layout.slices[p.name].stop) for p in layout.pieces}
+        self._n = layout["dealer"].shape[0]
+        self._b = layout["hand_size"].shape[0]  # max_bid + 1
+        self._play_base = A.play_base(self._b - 1)
+        self.rng = np.random.default_rng(seed)  # the agent is deterministic; kept for the Agent habits
+        self.last_estimate: float | None = None  # the expected tricks behind the last bid (for analysis)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed (the heuristic has no randomness; kept for the agent protocol)."""
+        self.rng = np.random.default_rng(seed)
+
+    # --- the entry point ------------------------------------------------------------------------
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """A legal action for this observation: trump choice, discard, bid or card to play."""
+        mask = observation["action_mask"]
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        first = int(legal[0])
+        if first == A.TAKE_TRUMP:
+            return A.TAKE_TRUMP
+        self._decode(observation["observation"])
+        if first < A.BID_BASE:
+            return A.DISCARD_BASE + self._choose_discard()
+        if first < self._play_base:
+            bids = (legal - A.BID_BASE).tolist()
+            return A.BID_BASE + self._choose_bid(bids)
+        cards = (legal - self._play_base).tolist()
+        return self._play_base + self._choose_card(cards)
+
+    # --- decoding the observation -------------------------------------------------------------
+    def _decode(self, o: np.ndarray) -> None:
+        """Read what this decision needs from the flat observation into plain Python values.
+
+        The vector is sparse (about a hundred non-zero entries), so one ``flatnonzero`` split by
+        piece boundaries is much cheaper than slicing every piece with numpy.
+        """
+        n, b = self._n, self._b
+        nz = np.flatnonzero(o).tolist()
+        piece = {}
+        for name, (start, stop) in self._bounds.items():
+            lo, hi = bisect_left(nz, start), bisect_left(nz, stop)
+            piece[name] = [i - start for i in nz[lo:hi]]
+        self.hand = hand = piece["hand"]
+        self._obs = o
+        self.deal_index = piece["deal"][0]
+        played = piece["played"]
+        tc = piece["trump_card"][0]
+        self.trump = _SUIT[tc]
+        self.dealer = dealer = piece["dealer"][0]
+        took = bool(piece["dealer_took_trump"])
+        seen = [False] * 52
+        for c in hand:
+            seen[c] = True
+        for c in played:
+            seen[c] = True
+        for c in piece["own_discard"]:
+            seen[c] = True
+        seen[tc] = True  # the turned card is never in the pool: out, in my hand, or known in the dealer's
+        above = []
+        pool = 0
+        for s in range(4):
+            row = [0] * 14
+            k = 0
+            for r in range(12, -1, -1):
+                if not seen[s * 13 + r]:
+                    k += 1
+                row[r] = k
+            above.append(row)  # above[s][r + 1] = pool cards of suit s ranked above r
+            pool += k
+        self.above, self.pool = above, pool
+        self.h = h = piece["hand_size"][0]
+        bids = [-1] * n
+        for i in piece["bids"]:
+            bids[i // b] = i % b
+        self.bids = bids
+        won = [0] * n
+        for i in piece["tricks_won"]:
+            won[i // b] = i % b
+        self.won = won
+        self.leader = leader = piece["trick_leader"][0]
+        in_trick = [False] * n
+        cards = {}
+        for i in piece["trick"]:
+            seat, card = divmod(i, 52)
+            in_trick[seat] = True
+            cards[seat] = card
+        # The trick in play order, from the leader.
+        self.trick = [cards[s] for s in ((leader + k) % n for k in range(n)) if s in cards]
+        # Voids seen in the current and the last trick: a seat that did not follow the led suit.
+        T = self.trump
+        void = [[False] * 4 for _ in range(n)]
+        if self.trick:
+            led = _SUIT[self.trick[0]]
+            for seat, card in cards.items():
+                if _SUIT[card] != led:
+                    void[seat][led] = True
+        last = {}
+        for i in piece["last_trick"]:
+            seat, card = divmod(i, 52)
+            last[seat] = card
+        if leader in last:  # the current leader won the last trick: its card tells the led suit
+            win = last[leader]
+            led = _SUIT[win]
+            if led != T or all(_SUIT[c] == T for c in last.values()):
+                for seat, card in last.items():
+                    if _SUIT[card] != led:
+                        void[seat][led] = True
+        self.void = void
+        done = sum(won)
+        in_hand = [h - done - in_trick[s] for s in range(n)]
+        # Known card: the turned-up trump another dealer took, while it is unplayed and the dealer
+        # could still hold it (it may have been the discard: then the guess is wrong, rarely).
+        known = took and dealer != 0 and in_hand[dealer] > 0 and not void[dealer][T] and not _contains(played, tc)
+        self.known_seat = dealer if known else -1
+        self.known_card = tc
+        self.unknown = [in_hand[s] - (s == self.known_seat) for s in range(n)]
+        self.unknown[0] = 0
+
+    # --- the probability model ----------------------------------------------------------------
+    def _beat_prob(self, j: int, card: int, led: int) -> float:
+        """P(seat j holds a card that beats ``card`` as the trick's winner, led suit ``led``)."""
+        s, r, T, U = _SUIT[card], _RANK[card], self.trump, self.pool
+        m = self.unknown[j]
+        known = self.known_seat == j
+        above = self.above
+        vj = self.void[j]
+        if s == T:
+            a = above[T][r + 1]
+            kb = known and self.known_card > card
+            if led == T:
+                if vj[T]:
+                    return 0.0
+                return 1.0 if kb else 1.0 - _NONE[U][a][m]
+            L = above[led][0]
+            void = 1.0 if vj[led] else _NONE[U][L][m]
+            if kb:
+                return void
+            return 0.0 if vj[T] else void * (1.0 - _NONE[U - L][a][m])
+        if vj[s]:
+            return 0.0 if vj[T] else (1.0 if known else 1.0 - _NONE[U][above[T][0]][m])
+        a, L = above[s][r + 1], above[s][0]
+        higher = 1.0 - _NONE[U][a][m]
+        void = _NONE[U][L][m]
+        ruff = 0.0 if vj[T] else (1.0 if known else 1.0 - _NONE[U - L][above[T][0]][m])
+        return higher + void * ruff
+
+    def _willing(self, j: int) -> float:
+        """How hard seat j tries to win: fully while it needs tricks, ``duck_willing`` once its bid is made."""
+        bid = self.bids[j]
+        return 1.0 if bid < 0 or self.won[j] < bid else self._duck_willing
+
+    def _win_chance(self, card: int, led: int, later: range) -> float:
+        """P(``card``, winning the trick so far, is not beaten by the seats in ``later``)."""
+        p = 1.0
+        for j in later:
+            if self.unknown[j] > 0 or self.known_seat == j:
+                p *= 1.0 - self._willing(j) * min(1.0, self._beat_prob(j, card, led))
+        return p
+
+    def _strength(self, card: int) -> float:
+        """The card's chance of winning if it were led now (what keeping it is worth)."""
+        return self._win_chance(card, _SUIT[card], range(1, self._n))
+
+    # --- trump pick-up ------------------------------------------------------------------------
+    def _choose_discard(self) -> int:
+        """Discard the card least likely to take a trick (tuning: better than the least predictable)."""
+        probs = self._card_probs(self.hand)
+        return min(zip(probs, self.hand))[1]
+
+    # --- bidding ------------------------------------------------------------------------------
+    def _card_probs(self, hand: list[int]) -> list[float]:
+        """Per card, its chance of taking a trick this deal (the bidding model, calibrated)."""
+        raw = self.raw_card_probs(hand)
+        if not self._calibrate:
+            return raw
+        w = _CALIB
+        out = []
+        for row in self.calibration_features(hand, raw):
+            z = sum(wi * xi for wi, xi in zip(w, row))
+            out.append(1.0 / (1.0 + math.exp(-z)))
+        return out
+
+    def raw_card_probs(self, hand: list[int]) -> list[float]:
+        """Per card, the raw model's chance of taking a trick this deal (before calibration)."""
+        n, T, U, above = self._n, self.trump, self.pool, self.above
+        opp = [j for j in range(1, n) if self.unknown[j] > 0 or self.known_seat == j]
+        drawn = sum(self.unknown[j] for j in opp)
+        by_suit: list[list[int]] = [[], [], [], []]
+        for c in sorted(hand, reverse=True):
+            by_suit[_SUIT[c]].append(c)
+        probs: dict[int, float] = {}
+        known_high = self.known_seat > 0
+        # Trumps: the i-th highest wins if the opponents hold at most i trumps above it.
+        spare = 0.0
+        for i, c in enumerate(by_suit[T]):
+            r = _RANK[c]
+            kh = 1 if known_high and self.known_card > c else 0
+            p = _hyper_cdf(U, above[T][r + 1], drawn, i - kh)
+            probs[c] = p
+            spare += 1.0 - p
+        # Side suits: the k-th highest wins if no opponent holds a higher one and none ruffs by round k+1.
+        short = 0.0
+        tr = above[T][0]
+        for s in range(4):
+            if s == T:
+                continue
+            mine = by_suit[s]
+            L = above[s][0]
+            expected_rounds = min(self.h, (len(mine) + L) / n)
+            short += max(0.0, min(expected_rounds, 2.0) - len(mine))
+            for k, c in enumerate(mine):
+                p = _NONE[U][above[s][_RANK[c] + 1]][drawn]
+                for j in opp:
+                    m = self.unknown[j]
+                    p_short = _hyper_cdf(U, L, m, k) if k else _NONE[U][L][m]
+                    p_trump = 1.0 if self.known_seat == j else 1.0 - _NONE[U - L][tr][m]
+                    p *= 1.0 - p_short * p_trump
+                probs[c] = p
+        if spare > 0 and short > 0:
+            extra = self._ruff_value * min(spare, short)
+            low = [c for c in by_suit[T] if probs[c] < 1.0]
+            for c in low:
+                probs[c] = min(1.0, probs[c] + extra * (1.0 - probs[c]) / spare)
+        return [probs[c] for c in hand]
+
+    def calibration_features(self, hand: list[int], raw: list[float]) -> list[list[float]]:
+        """Per card, the features of the logistic calibration, in the order of ``_CALIB``.
+
+        The raw model misses the tricks that middling cards take late, the ruffs of a long trump
+        holding, what the earlier bids say about the other hands and how easily tricks come
+        against weak players; these features let the fit correct for them. Only a decoded
+        bidding (or discard) observation is needed, so ``experiments/le_dix_calibrate.py`` fits
+        on exactly what the agent computes.
+        """
+        n, T, h = self._n, self.trump, self.h
+        by_suit: list[list[int]] = [[], [], [], []]
+        for c in sorted(hand, reverse=True):
+            by_suit[_SUIT[c]].append(c)
+        d = n * h / 52.0  # share of the deck in the hands
+        lead = 1.0 if self.dealer == n - 1 else 0.0  # this player leads the first trick
+        ntr = len(by_suit[T]) / h
+        voids = sum(1 for x in range(4) if x != T and not by_suit[x])
+        singles = sum(1 for x in range(4) if x != T and len(by_suit[x]) == 1)
+        said = sum(b for b in self.bids if b >= 0)
+        to_bid = sum(1 for b in self.bids[1:] if b < 0)
+        # How far the earlier bids exceed their fair share of the tricks, capped (see table_cap).
+        sf = min(self._table_cap, (said - (n - 1 - to_bid) * h / n) / h)
+        cp = self._opponent_rate()
+        rows = []
+        for c, p in zip(hand, raw):
+            x = _SUIT[c]
+            p = min(0.99, max(0.01, p))
+            lg = math.log(p / (1.0 - p))
+            tr = 1.0 if x == T else 0.0
+            rank = _RANK[c] / 12.0
+            mine = by_suit[x]
+            k = mine.index(c)  # own higher cards in the suit
+            ln = len(mine)
+            single_side = (1.0 - tr) * ntr * (ln == 1)
+            rows.append([
+                1.0, lg, tr, d, rank, tr * lg, d * lg, tr * d, k, ln, lead, tr * rank, d * rank,
+                ntr, tr * ntr, tr * voids, tr * singles, 1.0 / n, lg / n, tr * k, sf, sf * tr,
+                single_side, d * d, d * d * tr, cp, cp * lg, cp * tr, cp * sf, cp * d,
+            ])
+        return rows
+
+    def _opponent_rate(self) -> float:
+        """The opponents' share of bids made so far (from their scores), shrunk towards 0.55 early on.
+
+        Against opponents who rarely make their bids (random play) their bids say little and
+        tricks come more easily: the calibration uses this to tell such tables apart.
+        """
+        n = self._n
+        start = self._bounds["scores"][0]
+        made = sum(min(float(self._obs[start + j]) * 10.0, self.deal_index) for j in range(1, n))
+        return (made + 1.1 * (n - 1)) / ((self.deal_index + 2) * (n - 1))
+
+    def _one_card_prob(self) -> float:
+        """Exact chance that a one-card hand takes the trick (every play is forced)."""
+        n, T, U, above = self._n, self.trump, self.pool, self.above
+        c = self.hand[0]
+        s, r = _SUIT[c], _RANK[c]
+        first = (self.dealer + 1) % n
+        known = self.known_seat > 0
+        drawn = sum(self.unknown[1:])
+        if s == T:
+            if known and self.known_card > c:
+                return 0.0
+            return _NONE[U][above[T][r + 1]][drawn]
+        if known:
+            return 0.0  # the dealer holds a trump
+        beaters = above[s][r + 1] + above[T][0]
+        if first == 0:
+            return _NONE[U][beaters][drawn]
+        lower = above[s][0] - above[s][r + 1]  # pool cards of my suit below mine: the leader must lead one
+        return lower / U * _NONE[U - 1][beaters][drawn - 1]
+
+    def _estimate(self) -> float:
+        """Expected tricks of the hand (one-card deals exactly, else the per-card model and the tuning)."""
+        if self.h == 1:
+            return self._one_card_prob()
+        est = self._bid_scale * sum(self._card_probs(self.hand))
+        return est + self._bid_offset
+
+    def _choose_bid(self, bids: list[int]) -> int:
+        """The legal bid closest to the estimate (ties: the lower bid)."""
+        self.last_estimate = est = self._estimate()
+        return min(bids, key=lambda b: (abs(b - est), b))
+
+    # --- card play ----------------------------------------------------------------------------
+    def _choose_card(self, cards: list[int]) -> int:
+        """Play to make the bid exactly: win while tricks are needed, duck once it is made."""
+        n = self._n
+        need = self.bids[0] - self.won[0]
+        left = len(self.hand)
+        pos = len(self.trick)
+        later = range(1, n - pos)
+        strength = {c: self._strength(c) for c in self.hand}
+        # More sure tricks in hand than still needed: shed strength whenever a trick is won or lost anyway.
+        excess = need > 0 and sum(strength.values()) - need > self._excess_margin
+        if pos == 0:
+            if need > 0:
+                return max(cards, key=lambda c: (strength[c], -_RANK[c]))
+            # Duck: the card least likely to win; among near-equals the highest (it is the riskiest later).
+            lo = min(strength[c] for c in cards)
+            return max((c for c in cards if strength[c] <= lo + 0.02), key=lambda c: _RANK[c])
+        led = _SUIT[self.trick[0]]
+        best = self.trick[0]
+        T = self.trump
+        for c in self.trick[1:]:
+            if (_SUIT[c] == T and (_SUIT[best] != T or c > best)) or (_SUIT[c] == _SUIT[best] and c > best):
+                best = c
+        best_trump = _SUIT[best] == T
+
+        def beats(c: int) -> bool:
+            if _SUIT[c] == T:
+                return not best_trump or c > best
+            return _SUIT[c] == led and not best_trump and c > best
+
+        chance = [self._win_chance(c, led, later) if beats(c) else 0.0 for c in cards]
+        if need > 0:
+            top = max(chance)
+            if top >= self._win_floor or (need >= left and top > 0):
+                margin = 0.0 if need >= left else self._follow_margin
+                ok = [c for c, p in zip(cards, chance) if p >= top - margin]
+                if excess:
+                    return max(ok, key=lambda c: (strength[c], c))
+                return min(ok, key=lambda c: (strength[c], c))
+            if excess:
+                return max(cards, key=lambda c: (strength[c], _RANK[c]))
+            return min(cards, key=lambda c: (strength[c], _RANK[c]))
+        # Duck: the strongest card that cannot win; if every card wins now, the least likely winner.
+        losers = [c for c in cards if not beats(c)]
+        if losers:
+            return max(losers, key=lambda c: (strength[c], _RANK[c]))
+        if not later:
+            return max(cards, key=lambda c: (strength[c], _RANK[c]))
+        lo = min(chance)
+        return max((c for c, p in zip(cards, chance) if p <= lo + 0.02), key=lambda c: strength[c])
