@@ -99,3 +99,30 @@ def test_seeded_resets_replay_the_same_episode():
         assert np.array_equal(oa, ob) and ra == rb
         if ta:
             break
+
+
+@pytest.mark.parametrize(
+    "env_id, options",
+    [
+        ("dixenv/LeDix-v0", {"num_players": 3, "opponents": "random"}),
+        ("dixenv/LeDix-v0", {"num_players": 4}),
+        ("dixenv/DixDeSuite-v0", {"num_players": 2, "opponents": "random"}),
+        ("dixenv/Dix-v0", {"num_players": 3, "opponents": ["random", "random"], "learner_seat": 2}),
+    ],
+)
+def test_versus_baselines_envs_are_registered_and_pass_check_env(env_id, options):
+    import gymnasium
+
+    import dixenv  # noqa: F401
+
+    env = gymnasium.make(env_id, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_versus_rejects_a_seat_that_does_not_exist():
+    from dixenv.wrappers.versus import make_versus
+
+    with pytest.raises(ValueError, match="learner_seat"):
+        make_versus("le_dix", num_players=3, learner_seat=3, opponents="random")

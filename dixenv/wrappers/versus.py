@@ -1,0 +1,50 @@
+"""Single-agent Gymnasium versions of every game against baseline opponents.
+
+``gymnasium.make("dixenv/LeDix-v0", num_players=4, opponents="heuristic")``: the learner is
+``player_0`` (``learner_seat`` moves it); every other seat is played by the named baseline
+(``"random"``, ``"heuristic"``, ``"alix"`` for dix, or a list with one name per opponent).
+Other keyword options are the game's. Names are resolved lazily by ``agents.registry``, so the
+``agents`` package must be importable (it is installed with dixenv).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Sequence
+
+from dixenv.wrappers.single_agent import SingleAgentEnv
+
+#: Gymnasium id -> game (the entry point is the function of that name below).
+VERSUS_IDS = {"dixenv/LeDix-v0": "le_dix", "dixenv/DixDeSuite-v0": "dix_de_suite", "dixenv/Dix-v0": "dix"}
+
+
+def make_versus(
+    game: str,
+    opponents: str | Sequence[Any] = "heuristic",
+    learner_seat: int = 0,
+    illegal_action: str = "lose",
+    **options: Any,
+) -> SingleAgentEnv:
+    """One seat of ``game`` as a Gymnasium env; the other seats played by ``opponents``."""
+    raw = importlib.import_module(f"dixenv.{game}_v0").raw_env(**options)
+    learner = f"player_{learner_seat}"
+    if learner not in raw.possible_agents:
+        raise ValueError(f"learner_seat={learner_seat!r} is not a seat of this game; seats: 0..{len(raw.possible_agents) - 1}")
+    if isinstance(opponents, str):
+        opponents = [opponents] * (len(raw.possible_agents) - 1)
+    return SingleAgentEnv(raw, list(opponents), learner=learner, illegal_action=illegal_action)
+
+
+def le_dix(**kwargs: Any) -> SingleAgentEnv:
+    """``dixenv/LeDix-v0``: le_dix for one learner against baseline opponents."""
+    return make_versus("le_dix", **kwargs)
+
+
+def dix_de_suite(**kwargs: Any) -> SingleAgentEnv:
+    """``dixenv/DixDeSuite-v0``: dix_de_suite for one learner against baseline opponents."""
+    return make_versus("dix_de_suite", **kwargs)
+
+
+def dix(**kwargs: Any) -> SingleAgentEnv:
+    """``dixenv/Dix-v0``: dix for one learner against baseline opponents."""
+    return make_versus("dix", **kwargs)
