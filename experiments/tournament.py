@@ -11,9 +11,10 @@ a CSV of per-game rows and a JSON summary.
 Ratings over a pool of agents (``run_rating``) live in ``experiments.rating`` and reuse ``run_tasks``.
 
 Win counting: at the end, the seats whose ranking key (``state.ranking_keys()``) is the highest
-share the win, each getting 1/k of it for k such seats (team members tie by construction, so a
-winning team of two gives each member 1/2). A truncated game gives nobody a win. Win shares per
-agent therefore add up to the number of untruncated games (1 per game over all seats).
+share the win, each getting 1/k of it for k such seats. With teams (``state.teams()``), the
+winning *teams* share it: every member of a winning team gets 1/k for k winning teams, as the
+team's result is each member's (the ``reward="win"`` convention). A truncated game gives nobody a
+win. Without teams, win shares add up to 1 per untruncated game over all seats.
 """
 
 from __future__ import annotations
@@ -138,8 +139,10 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
     if not truncated:
         best = max(keys)
         winners = [s for s in range(n) if keys[s] == best]
+        teams = state.teams()
+        parts = len(winners) if teams is None else len({teams[s] for s in winners})
         for s in winners:
-            shares[s] = 1.0 / len(winners)
+            shares[s] = 1.0 / parts
     figures = hook.seat_figures(env)
     return {
         "game_id": game_id,
@@ -394,7 +397,7 @@ class Results:
             "rotations": len(self.agents),
             "truncated": self.truncated,
             "seconds": self.seconds,
-            "win_counting": "the seats with the highest ranking key share the win (1/k each); truncated games: no win",
+            "win_counting": "the seats (with teams: the teams) with the highest ranking key share the win (1/k each); truncated games: no win",
             "agents_summary": self.summary(),
             "env_seats": {str(k): v for k, v in self.env_seat_summary().items()},
         }

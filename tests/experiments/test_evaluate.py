@@ -210,3 +210,14 @@ def test_le_dix_hook_counts_a_score_increase_as_a_made_bid():
     env.state.deal_index = 1
     assert [f["bids_made"] for f in hook.seat_figures(env)] == [1, 0, 1]
     assert hook.summarize(hook.seat_figures(env)) == {"made_bid_rate": pytest.approx(2 / 3)}
+
+
+def test_with_teams_every_member_of_the_winning_team_gets_the_win():
+    res = run_tournament(
+        "dix_de_suite", ["heuristic", "random", "heuristic", "random"], 4,
+        {"num_players": 4, "teams": True, "target_score": 150}, workers=1, seed=3,
+    )
+    for rec in res.records:
+        assert not rec["truncated"]
+        assert sorted(rec["wins"]) in ([0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5])
+        assert rec["wins"][0] == rec["wins"][2] and rec["wins"][1] == rec["wins"][3]
