@@ -46,3 +46,16 @@ class RandomAgent:
 def decode(env: Any, flat: np.ndarray) -> dict[str, np.ndarray]:
     """Split a flat observation into the named, reshaped pieces of ``env``'s documented layout."""
     return env.unwrapped.layout.unflatten(flat)
+
+
+def tuned_params(agent: str, defaults: dict[str, float], given: dict[str, Any]) -> dict[str, float]:
+    """``defaults`` overridden by ``given``; ``ValueError`` for an unknown name or a non-number."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown {agent} parameter(s) {unknown}; parameters are {sorted(defaults)}")
+    out = dict(defaults)
+    for key, value in given.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"{agent} parameter {key}={value!r} must be a number")
+        out[key] = float(value)
+    return out

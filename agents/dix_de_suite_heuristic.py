@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import tuned_params
 from dixenv.games.dix_de_suite import actions as A
 
 RACK = 10
@@ -88,10 +89,7 @@ class DixDeSuiteHeuristic:
     }
 
     def __init__(self, env: Any, seed: int | None = None, **params: float):
-        unknown = sorted(set(params) - set(self.DEFAULTS))
-        if unknown:
-            raise ValueError(f"unknown DixDeSuiteHeuristic parameter(s) {unknown}; parameters are {sorted(self.DEFAULTS)}")
-        self.params = {**self.DEFAULTS, **{k: float(v) for k, v in params.items()}}
+        self.params = tuned_params("DixDeSuiteHeuristic", self.DEFAULTS, params)
         for key, value in self.params.items():
             setattr(self, "_" + key, value)
         layout = env.unwrapped.layout

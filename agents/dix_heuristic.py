@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import tuned_params
 from dixenv.games.dix import actions as A
 from dixenv.games.dix.cards import COLOUR_WILD_BASE, NUM_NUMBERS
 from dixenv.games.dix.scoring import score_collection
@@ -261,15 +262,8 @@ class DixHeuristic:
     }
 
     def __init__(self, env: Any, seed: int | None = None, **params: float):
-        unknown = sorted(set(params) - set(self.DEFAULTS))
-        if unknown:
-            raise ValueError(f"unknown DixHeuristic parameter(s) {unknown}; parameters are {sorted(self.DEFAULTS)}")
-        given = {}
-        for key, value in params.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise ValueError(f"DixHeuristic parameter {key}={value!r} must be a number")
-            given[key] = float(value)
-        self.params = {**self.DEFAULTS, **given}
+        self.params = tuned_params("DixHeuristic", self.DEFAULTS, params)
+        given = {k: self.params[k] for k in params}
         self.solo_params = {**self.DEFAULTS, **self.SOLO_DEFAULTS, **given}
         self._mode: bool | None = None
         self._use_params(False)

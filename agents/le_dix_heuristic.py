@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import tuned_params
 from dixenv.games.le_dix import actions as A
 
 _SUIT = tuple(c // 13 for c in range(52))
@@ -112,10 +113,7 @@ class LeDixHeuristic:
     }
 
     def __init__(self, env: Any, seed: int | None = None, **params: float):
-        unknown = sorted(set(params) - set(self.DEFAULTS))
-        if unknown:
-            raise ValueError(f"unknown LeDixHeuristic parameter(s) {unknown}; parameters are {sorted(self.DEFAULTS)}")
-        self.params = {**self.DEFAULTS, **{k: float(v) for k, v in params.items()}}
+        self.params = tuned_params("LeDixHeuristic", self.DEFAULTS, params)
         for key, value in self.params.items():
             setattr(self, "_" + key, value)
         layout = env.unwrapped.layout
