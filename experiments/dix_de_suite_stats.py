@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,7 @@ from agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
 from agents.registry import parse_key_values
 from dixenv.dix_de_suite_v0 import raw_env
 from dixenv.games.dix_de_suite import actions as A
+from experiments.chunked import run_chunked
 
 
 class PassiveAgent:
@@ -110,22 +110,9 @@ def play_games(players: int, games: int, seed: int, mode: str, params: dict[str,
     return out
 
 
-def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    out = dict(parts[0])
-    for p in parts[1:]:
-        for k, v in p.items():
-            out[k] = out[k] + v
-    return out
-
-
 def run(players: int, games: int, seed: int, mode: str, params: dict[str, Any], options: dict[str, Any], jobs: int) -> dict[str, Any]:
     """Play the games in ``jobs`` processes (distinct seeds per chunk) and merge the counts."""
-    if jobs <= 1:
-        return play_games(players, games, seed, mode, params, options)
-    chunks = [games // jobs + (i < games % jobs) for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as ex:
-        futs = [ex.submit(play_games, players, c, seed * 1000 + i, mode, params, options) for i, c in enumerate(chunks) if c]
-        return _merge([f.result() for f in futs])
+    return run_chunked(play_games, players, games, seed, jobs, mode, params, options)
 
 
 def _mean_ci(xs: list[float]) -> str:

@@ -25,7 +25,7 @@ import os
 import sys
 from typing import Sequence
 
-from agents.registry import GAMES, AGENTS, parse_key_values
+from agents.registry import AGENTS, GAMES, parse_key_values
 from experiments.rating import Rating, run_rating
 from experiments.tournament import Results, run_tournament, wilson_interval
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -26,6 +25,7 @@ from agents.base import RandomAgent
 from agents.le_dix_heuristic import LeDixHeuristic
 from agents.registry import parse_key_values
 from dixenv.le_dix_v0 import raw_env
+from experiments.chunked import run_chunked
 
 
 def _hook_deals(env: Any, record: list[tuple[int, list[int], list[int]]]) -> None:
@@ -93,22 +93,9 @@ def play_games(players: int, games: int, seed: int, mode: str, params: dict[str,
     }
 
 
-def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    out = dict(parts[0])
-    for p in parts[1:]:
-        for k, v in p.items():
-            out[k] = out[k] + v
-    return out
-
-
 def run(players: int, games: int, seed: int, mode: str, params: dict[str, Any], options: dict[str, Any], jobs: int) -> dict[str, Any]:
     """Play the games in ``jobs`` processes (distinct seeds per chunk) and merge the counts."""
-    if jobs <= 1:
-        return play_games(players, games, seed, mode, params, options)
-    chunks = [games // jobs + (i < games % jobs) for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as ex:
-        futs = [ex.submit(play_games, players, c, seed * 1000 + i, mode, params, options) for i, c in enumerate(chunks) if c]
-        return _merge([f.result() for f in futs])
+    return run_chunked(play_games, players, games, seed, jobs, mode, params, options)
 
 
 def report_selfplay(players: int, r: dict[str, Any]) -> float:

@@ -17,7 +17,14 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from agents.registry import make_agent, parse_agent_spec, resolve_game
-from experiments.tournament import Task, to_jsonable, derive_seed, make_env, run_tasks, unique_labels
+from experiments.tournament import (
+    Task,
+    derive_seed,
+    make_env,
+    run_tasks,
+    to_jsonable,
+    unique_labels,
+)
 
 
 @dataclass
