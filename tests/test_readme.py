@@ -22,3 +22,12 @@ def test_ci_runs_the_readme_test_command():
     assert len(readme_commands) == 2
     ci = (ROOT / ".ci" / "run").read_text()
     assert readme_commands[1] in ci
+
+
+def test_readme_python_examples_run(capsys):
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    assert len(blocks) >= 3
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102  (our own documentation)
