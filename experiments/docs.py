@@ -58,7 +58,7 @@ def blocks() -> dict[str, str]:
         caption = ", ".join(f"{k}={v}" for k, v in options.items())
         size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
         out[f"{game}-observation"] = (
-            f"Observation for {caption}: {size} floats (sizes marked n depend on the player count).\n\n"
+            f"Observation for {caption}: {size} floats; pieces with a per-seat row have one row per player, relative to the observer.\n\n"
             + env.layout.markdown_table()
         )
         out[f"{game}-actions"] = f"Actions for {caption}:\n\n" + action_table(env)
@@ -68,8 +68,8 @@ def blocks() -> dict[str, str]:
 def render_readme(text: str, generated: dict[str, str]) -> str:
     """The README text with each marked block replaced by its generated content."""
     for name, body in generated.items():
-        pattern = re.compile(rf"(<!-- generated: {re.escape(name)} -->\n).*?(\n<!-- end: {re.escape(name)} -->)", re.S)
-        text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+        pattern = re.compile(rf"(<!-- generated: {re.escape(name)} -->\n).*?(<!-- end: {re.escape(name)} -->)", re.S)
+        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
     return text
 
 

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_tables_are_generated_from_the_current_code():
     text = README.read_text()
     generated = blocks()
-    for name in generated:
-        assert f"<!-- generated: {name} -->" in text, f"README lacks the block {name}"
+    for name, body in generated.items():
+        assert f"<!-- generated: {name} -->\n{body}\n<!-- end: {name} -->" in text, f"README block {name} is missing or stale"
     assert render_readme(text, generated) == text, "README is stale: run python -m experiments.docs --write"
 
 

@@ -65,6 +65,7 @@ def _other_pieces(n: int) -> list[Piece]:
         Piece("tableau_total", (1,), "tableau total (numbers − currency) / 10; over 10 busts"),
         Piece("tableau_currency_sum", (1,), "sum of the tableau's currency cards / 10; over 10 busts"),
         Piece("draw_pile_size", (1,), "cards left in the draw pile / 129"),
+        Piece("draw_pile_fraction", (1,), "cards left in the draw pile / cards it held at the start of this game (1 → 0)"),
         Piece("last_card_drawn", (1,), "1 once the draw pile is empty: no more draws, the end is under way"),
         Piece("active", (n,), "one-hot relative seat whose turn it is"),
         Piece("to_act", (n,), "one-hot relative seat that must decide now (all 0 once the game is over)"),
@@ -125,6 +126,7 @@ class DixObserver:
         t[off["tableau_total"]] = state.tableau_total / 10.0
         t[off["tableau_currency_sum"]] = state.tableau_currency / 10.0
         t[off["draw_pile_size"]] = len(state.pile) / BOX_SIZE
+        t[off["draw_pile_fraction"]] = len(state.pile) / state.pile_start if state.pile_start else 0.0
         if state.last_drawn:
             t[off["last_card_drawn"]] = 1.0
         t[off["active"] + (state.active - seat) % n] = 1.0

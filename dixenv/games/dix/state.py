@@ -112,6 +112,7 @@ class DixState:
         self._buf = array("i", bytes(4 * sum(size for _, size in public_segments(n).values())))
         self._make_views()
         self.pile: list[int] = top_first[::-1]  # top card last, so a draw is pop()
+        self.pile_start = len(self.pile)  # public: how many cards this game's pile began with
         for t in top_first:
             self.pile_counts[t] += 1
         self.discard = [0] * NUM_TYPES

@@ -36,6 +36,7 @@ def expected_pieces(state: DixState, seat: int) -> dict[str, np.ndarray]:
         "tableau_total": np.array([state.tableau_total / 10]),
         "tableau_currency_sum": np.array([state.tableau_currency / 10]),
         "draw_pile_size": np.array([len(state.pile) / 129]),
+        "draw_pile_fraction": np.array([len(state.pile) / state.pile_start]),
         "last_card_drawn": np.array([float(len(state.pile) == 0)]),
         "active": np.eye(n)[rel.index(state.active)],
         "to_act": np.zeros(n) if state.current_player() < 0 else np.eye(n)[rel.index(state.actor)],
