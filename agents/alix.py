@@ -69,11 +69,7 @@ class AlixAgent:
         layout = env.unwrapped.layout
         self._n = layout["tokens"].shape[0]
         self._sl = {p.name: layout.slices[p.name] for p in layout.pieces}
-        self.rng = np.random.default_rng(seed)  # ALIX is deterministic; kept for the Agent habits
 
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed (ALIX has no randomness; kept for the agent protocol)."""
-        self.rng = np.random.default_rng(seed)
 
     # --- reading the observation ----------------------------------------------------------------
     def _count(self, flat: np.ndarray, name: str, scale: float) -> list[int]:

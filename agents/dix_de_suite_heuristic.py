@@ -111,11 +111,7 @@ class DixDeSuiteHeuristic:
         config = getattr(env.unwrapped, "config", None)  # public game options, not the state
         self._max_turns = float(getattr(config, "max_turns", 1000))
         self._targets = (np.arange(1, RACK + 1) - 0.5) / RACK * d  # slot k's target value
-        self.rng = np.random.default_rng(seed)  # the agent is deterministic; kept for the Agent habits
 
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed (the heuristic has no randomness; kept for the agent protocol)."""
-        self.rng = np.random.default_rng(seed)
 
     # --- the entry point ------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray]) -> int:

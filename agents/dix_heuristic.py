@@ -283,11 +283,7 @@ class DixHeuristic:
         except AttributeError:
             self._box = 0  # learnt from the first observation instead
         self._loss_cache: dict[tuple, int] = {}  # (collection, card) -> exact score lost without it
-        self.rng = np.random.default_rng(seed)  # the agent is deterministic; kept for the Agent habits
 
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed (the heuristic has no randomness; kept for the agent protocol)."""
-        self.rng = np.random.default_rng(seed)
 
     def _use_params(self, solo: bool) -> None:
         """Switch to the parameters of the solo game or of the other tables."""

@@ -121,12 +121,8 @@ class LeDixHeuristic:
         self._n = layout["dealer"].shape[0]
         self._b = layout["hand_size"].shape[0]  # max_bid + 1
         self._play_base = A.play_base(self._b - 1)
-        self.rng = np.random.default_rng(seed)  # the agent is deterministic; kept for the Agent habits
         self.last_estimate: float | None = None  # the expected tricks behind the last bid (for analysis)
 
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed (the heuristic has no randomness; kept for the agent protocol)."""
-        self.rng = np.random.default_rng(seed)
 
     # --- the entry point ------------------------------------------------------------------------
     def act(self, observation: dict[str, np.ndarray]) -> int:

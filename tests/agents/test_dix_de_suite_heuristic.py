@@ -14,32 +14,9 @@ from agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
 from agents.registry import make_agent
 from dixenv import dix_de_suite_v0
 from dixenv.games.dix_de_suite.scoring import is_ascending
+from tests.agents.helpers import act as _act
+from tests.agents.helpers import play_game as _play_game
 from tests.games.dix_de_suite.helpers import make, play
-
-
-def _act(env, agent: DixDeSuiteHeuristic) -> str:
-    """The agent's choice for the seat to act, as an action string (checked legal)."""
-    obs = env.observe(env.agent_selection)
-    action = agent.act(obs)
-    assert obs["action_mask"][action] == 1
-    return env.action_to_string(action)
-
-
-def _play_game(env, agents, seed: int, check_legal: bool = True) -> list[int]:
-    """Play one game with one agent per seat; return the actions chosen, in order."""
-    env.reset(seed=seed)
-    chosen = []
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        action = agents[int(name.split("_")[1])].act(obs)
-        if check_legal:
-            assert obs["action_mask"][action] == 1, env.action_to_string(action)
-        chosen.append(action)
-        env.step(action)
-    return chosen
 
 
 def _rest(*used: list[int], n: int = 40) -> list[int]:
