@@ -58,7 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import tuned_params
+from dixenv.agents.base import tuned_params
 from dixenv.games.dix_de_suite import actions as A
 
 RACK = 10

@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import tuned_params
+from dixenv.agents.base import tuned_params
 from dixenv.games.dix import actions as A
 from dixenv.games.dix.cards import COLOUR_WILD_BASE, NUM_NUMBERS
 from dixenv.games.dix.scoring import score_collection

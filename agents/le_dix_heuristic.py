@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import tuned_params
+from dixenv.agents.base import tuned_params
 from dixenv.games.le_dix import actions as A
 
 _SUIT = tuple(c // 13 for c in range(52))

@@ -14,22 +14,22 @@ import ast
 import importlib
 from typing import Any, Iterable
 
-from agents.base import Agent
+from dixenv.agents.base import Agent
 
 #: game -> short name -> "module:Class". Every game has "random".
 AGENTS: dict[str, dict[str, str]] = {
     "le_dix": {
-        "random": "agents.base:RandomAgent",
-        "heuristic": "agents.le_dix_heuristic:LeDixHeuristic",
+        "random": "dixenv.agents.base:RandomAgent",
+        "heuristic": "dixenv.agents.le_dix_heuristic:LeDixHeuristic",
     },
     "dix_de_suite": {
-        "random": "agents.base:RandomAgent",
-        "heuristic": "agents.dix_de_suite_heuristic:DixDeSuiteHeuristic",
+        "random": "dixenv.agents.base:RandomAgent",
+        "heuristic": "dixenv.agents.dix_de_suite_heuristic:DixDeSuiteHeuristic",
     },
     "dix": {
-        "random": "agents.base:RandomAgent",
-        "heuristic": "agents.dix_heuristic:DixHeuristic",
-        "alix": "agents.alix:AlixAgent",
+        "random": "dixenv.agents.base:RandomAgent",
+        "heuristic": "dixenv.agents.dix_heuristic:DixHeuristic",
+        "alix": "dixenv.agents.alix:AlixAgent",
     },
 }
 

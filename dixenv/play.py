@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn: PrintFn = print) -> int:
     """Run the command line; returns the exit status (0 finished, 1 abandoned, 2 bad arguments)."""
-    from agents.registry import agent_class, env_module, make_agent, parse_key_values, resolve_game
+    from dixenv.agents.registry import agent_class, env_module, make_agent, parse_key_values, resolve_game
 
     args = build_parser().parse_args(argv)
     try:

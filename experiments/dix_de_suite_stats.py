@@ -29,12 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import RandomAgent
-from agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
-from agents.registry import parse_key_values
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
+from dixenv.agents.registry import parse_key_values
 from dixenv.dix_de_suite_v0 import raw_env
 from dixenv.games.dix_de_suite import actions as A
-from experiments.chunked import run_chunked
+from dixenv.experiments.chunked import run_chunked
 
 
 class PassiveAgent:

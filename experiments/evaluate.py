@@ -25,9 +25,9 @@ import os
 import sys
 from typing import Sequence
 
-from agents.registry import AGENTS, GAMES, parse_key_values
-from experiments.rating import Rating, run_rating
-from experiments.tournament import Results, run_tournament, wilson_interval
+from dixenv.agents.registry import AGENTS, GAMES, parse_key_values
+from dixenv.experiments.rating import Rating, run_rating
+from dixenv.experiments.tournament import Results, run_tournament, wilson_interval
 
 __all__ = ["Rating", "Results", "main", "run_rating", "run_tournament", "wilson_interval"]
 

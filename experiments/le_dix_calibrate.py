@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 import dixenv.games.le_dix.state as engine
-from agents.base import RandomAgent
-from agents.le_dix_heuristic import _CALIB, LeDixHeuristic
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.le_dix_heuristic import _CALIB, LeDixHeuristic
 from dixenv.le_dix_v0 import raw_env
 
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import RandomAgent
-from agents.le_dix_heuristic import LeDixHeuristic
-from agents.registry import parse_key_values
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.le_dix_heuristic import LeDixHeuristic
+from dixenv.agents.registry import parse_key_values
 from dixenv.le_dix_v0 import raw_env
-from experiments.chunked import run_chunked
+from dixenv.experiments.chunked import run_chunked
 
 
 def _hook_deals(env: Any, record: list[tuple[int, list[int], list[int]]]) -> None:

@@ -16,8 +16,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from agents.registry import make_agent, parse_agent_spec, resolve_game
-from experiments.tournament import (
+from dixenv.agents.registry import make_agent, parse_agent_spec, resolve_game
+from dixenv.experiments.tournament import (
     Task,
     derive_seed,
     make_env,

@@ -32,8 +32,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from agents.registry import env_module, make_agent, resolve_game
-from experiments.game_stats import make_hook
+from dixenv.agents.registry import env_module, make_agent, resolve_game
+from dixenv.experiments.game_stats import make_hook
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 

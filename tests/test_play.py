@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from agents.base import RandomAgent
+from dixenv.agents.base import RandomAgent
 from dixenv import play, views
 from dixenv.games.le_dix.cards import card_name
 from dixenv.le_dix_v0 import raw_env
@@ -143,9 +143,9 @@ def test_opponents_are_assigned_in_seat_order_after_the_person():
 
 
 def test_default_opponents_fall_back_to_random_when_no_heuristic_exists(monkeypatch):
-    from agents import registry
+    from dixenv.agents import registry
 
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "heuristic", "agents.not_written_yet:Nothing")
+    monkeypatch.setitem(registry.AGENTS["le_dix"], "heuristic", "dixenv.agents.not_written_yet:Nothing")
     printed: list[str] = []
     play.main(["le_dix", "--players", "3"], input_fn=lambda p: "quit", print_fn=printed.append)
     assert "your opponents play at random" in printed[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from experiments.docs import README, blocks, render_readme
+from dixenv.experiments.docs import README, blocks, render_readme
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.base import RandomAgent
+from dixenv.agents.base import RandomAgent
 from dixenv import le_dix_v0
 from dixenv.wrappers import SingleAgentEnv
 

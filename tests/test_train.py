@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the train extra")
 
-from experiments import train  # noqa: E402
+from dixenv.experiments import train  # noqa: E402
 
 
 def test_train_then_evaluate_writes_a_model_and_results(tmp_path):

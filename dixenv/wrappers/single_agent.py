@@ -108,7 +108,7 @@ class SingleAgentEnv(gymnasium.Env):
 def _as_agent(env: CardGameEnv, opponent: Any) -> Any:
     """An opponent given as an agent, a callable or a short name (resolved by ``agents.registry``)."""
     if isinstance(opponent, str):
-        from agents.registry import make_agent  # lazy: dixenv does not depend on agents
+        from dixenv.agents.registry import make_agent  # lazy: dixenv does not depend on agents
 
         return make_agent(env.game.name, opponent, env)
     if hasattr(opponent, "act") or callable(opponent):

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.alix import AlixAgent
-from agents.base import RandomAgent
-from agents.dix_heuristic import DixHeuristic, contested_wilds, greedy_score, run_profile
-from agents.registry import make_agent
+from dixenv.agents.alix import AlixAgent
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.dix_heuristic import DixHeuristic, contested_wilds, greedy_score, run_profile
+from dixenv.agents.registry import make_agent
 from dixenv import dix_v0
 from dixenv.games.dix.cards import CARD_NAMES
 from dixenv.games.dix.scoring import score_collection

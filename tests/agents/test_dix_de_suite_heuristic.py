@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
-from agents.registry import make_agent
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
+from dixenv.agents.registry import make_agent
 from dixenv import dix_de_suite_v0
 from dixenv.games.dix_de_suite.scoring import is_ascending
 from tests.agents.helpers import act as _act

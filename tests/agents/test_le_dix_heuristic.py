@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.le_dix_heuristic import LeDixHeuristic
-from agents.registry import make_agent
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.le_dix_heuristic import LeDixHeuristic
+from dixenv.agents.registry import make_agent
 from dixenv import le_dix_v0
 from tests.agents.helpers import act as _act
 from tests.agents.helpers import play_game as _play_game
@@ -258,7 +258,7 @@ def test_under_the_hook_the_dealer_bids_a_legal_neighbour_of_its_estimate():
 
 # --- the measuring scripts ---------------------------------------------------------------------
 def test_stats_script_runs_and_reports_made_rate_and_win_share(capsys):
-    from experiments import le_dix_stats
+    from dixenv.experiments import le_dix_stats
 
     le_dix_stats.main(["--games", "2", "--players", "3", "--option", "deals=(3,2)"])
     out = capsys.readouterr().out
@@ -266,8 +266,8 @@ def test_stats_script_runs_and_reports_made_rate_and_win_share(capsys):
 
 
 def test_calibration_script_fits_one_weight_per_feature():
-    from agents.le_dix_heuristic import _CALIB
-    from experiments import le_dix_calibrate
+    from dixenv.agents.le_dix_heuristic import _CALIB
+    from dixenv.experiments import le_dix_calibrate
 
     result = le_dix_calibrate.main(["--games", "3", "--players", "4"])
     assert len(result["weights"]) == len(_CALIB)

@@ -8,9 +8,9 @@ import types
 import numpy as np
 import pytest
 
-from agents import registry
-from agents.base import RandomAgent
-from agents.registry import (
+from dixenv.agents import registry
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.registry import (
     agent_class,
     env_module,
     list_agents,
@@ -78,14 +78,14 @@ def test_unknown_agent_name_is_a_value_error_listing_known_names():
 
 
 def test_known_name_whose_module_is_missing_gives_a_clear_import_error(monkeypatch):
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "future", "agents.no_such_module_yet:Future")
+    monkeypatch.setitem(registry.AGENTS["le_dix"], "future", "dixenv.agents.no_such_module_yet:Future")
     with pytest.raises(ImportError, match="agents.no_such_module_yet, which is not available yet"):
         make_agent("le_dix", "future", env=None)
     assert "future" in list_agents("le_dix")  # listing never imports
 
 
 def test_missing_class_in_existing_module_is_an_import_error(monkeypatch):
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "ghost", "agents.base:NoSuchAgent")
+    monkeypatch.setitem(registry.AGENTS["le_dix"], "ghost", "dixenv.agents.base:NoSuchAgent")
     with pytest.raises(ImportError, match="has no class NoSuchAgent"):
         agent_class("le_dix", "ghost")
 

@@ -10,10 +10,10 @@ import json
 import pytest
 
 import dixenv.le_dix_v0 as le_dix_v0
-from experiments import evaluate
-from experiments.game_stats import DixDeSuiteStats, LeDixStats
-from experiments.rating import run_rating
-from experiments.tournament import (
+from dixenv.experiments import evaluate
+from dixenv.experiments.game_stats import DixDeSuiteStats, LeDixStats
+from dixenv.experiments.rating import run_rating
+from dixenv.experiments.tournament import (
     mean_ci,
     run_tournament,
     tournament_tasks,
