@@ -1,7 +1,15 @@
-"""Generate the README's observation and action tables from the environments' own data.
+"""Generate the documentation's tables and figures from the environments' own data.
 
-``python -m experiments.docs`` prints them; ``--write`` rewrites the marked blocks of README.md
-(``<!-- generated: NAME -->`` … ``<!-- end: NAME -->``). A test checks the README is current.
+Any Markdown file of the project (``README.md``, ``docs/*.md``) may hold marked blocks::
+
+    <!-- generated: NAME -->
+    … content written by this module …
+    <!-- end: NAME -->
+
+``python -m experiments.docs`` prints every block; ``--write`` rewrites the marked blocks of every
+file. Block names: ``GAME-observation`` and ``GAME-actions`` (for the game's documented
+configuration), ``GAME-observation-nK`` (for ``num_players=K``) and ``GAME-sizes`` (observation
+sizes per player count). ``tests/test_readme.py`` checks that every file is current.
 """
 
 from __future__ import annotations
@@ -11,14 +19,22 @@ import importlib
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+MARKER = re.compile(r"<!-- generated: ([\w-]+) -->\n(.*?)<!-- end: \1 -->", re.S)
 
-# The configuration each table is generated for (sizes that depend on it are said in the caption).
+# The configuration each default table is generated for (sizes that depend on it are said in the caption).
 DOC_CONFIGS = {
     "le_dix": {"num_players": 4},
     "dix_de_suite": {"num_players": 2},
     "dix": {"num_players": 4},
 }
+PLAYER_COUNTS = {"le_dix": (3, 4, 5), "dix_de_suite": (2, 3, 4), "dix": (2, 3, 4, 5)}
+
+
+def doc_files() -> list[Path]:
+    """Every Markdown file that may hold generated blocks."""
+    return [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
 def _param(word: str) -> bool:
@@ -46,41 +62,76 @@ def action_table(env) -> str:
     return "\n".join(rows)
 
 
+def _env(game: str, **options):
+    return importlib.import_module(f"dixenv.{game}_v0").raw_env(**options)
+
+
+def _obs_size(env) -> int:
+    return env.observation_space(env.possible_agents[0])["observation"].shape[0]
+
+
+def observation_block(game: str, options: dict) -> str:
+    """The observation table of ``game`` for ``options``, with a caption giving its size."""
+    env = _env(game, **options)
+    caption = ", ".join(f"{k}={v}" for k, v in options.items())
+    return (
+        f"Observation for {caption}: {_obs_size(env)} floats; pieces with a per-seat row have one row per player, "
+        "relative to the observer. Every entry lies in its range (the observation space's bounds).\n\n"
+        + env.layout.markdown_table()
+    )
+
+
+def sizes_block(game: str) -> str:
+    """One line: the observation size for each player count."""
+    sizes = [f"{_obs_size(_env(game, num_players=n))} floats for {n} players" for n in PLAYER_COUNTS[game]]
+    if game == "dix":
+        sizes[0] += " (solo included)"
+    return "Observation size: " + ", ".join(sizes) + "."
+
+
 def blocks() -> dict[str, str]:
-    """Every generated block, by name, for the games that exist."""
+    """Every generated block, by name."""
     out = {}
     for game, options in DOC_CONFIGS.items():
-        try:
-            module = importlib.import_module(f"dixenv.{game}_v0")
-        except ImportError:
-            continue
-        env = module.raw_env(**options)
+        out[f"{game}-observation"] = observation_block(game, options)
         caption = ", ".join(f"{k}={v}" for k, v in options.items())
-        size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
-        out[f"{game}-observation"] = (
-            f"Observation for {caption}: {size} floats; pieces with a per-seat row have one row per player, relative to the observer.\n\n"
-            + env.layout.markdown_table()
-        )
-        out[f"{game}-actions"] = f"Actions for {caption}:\n\n" + action_table(env)
+        out[f"{game}-actions"] = f"Actions for {caption}:\n\n" + action_table(_env(game, **options))
+        out[f"{game}-sizes"] = sizes_block(game)
+        for n in PLAYER_COUNTS[game]:
+            out[f"{game}-observation-n{n}"] = observation_block(game, {**options, "num_players": n})
     return out
 
 
-def render_readme(text: str, generated: dict[str, str]) -> str:
-    """The README text with each marked block replaced by its generated content."""
-    for name, body in generated.items():
-        pattern = re.compile(rf"(<!-- generated: {re.escape(name)} -->\n).*?(<!-- end: {re.escape(name)} -->)", re.S)
-        text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
-    return text
+def render(text: str, generated: dict[str, str]) -> str:
+    """``text`` with each marked block replaced by its generated content (``KeyError`` for an unknown name)."""
+
+    def fill(m: re.Match) -> str:
+        name = m.group(1)
+        if name not in generated:
+            raise KeyError(f"unknown generated block {name!r}; known: {sorted(generated)}")
+        return f"<!-- generated: {name} -->\n{generated[name]}\n<!-- end: {name} -->"
+
+    return MARKER.sub(fill, text)
+
+
+def stale_files(generated: dict[str, str] | None = None) -> list[Path]:
+    """The documentation files whose generated blocks are not current."""
+    generated = blocks() if generated is None else generated
+    return [path for path in doc_files() if render(path.read_text(), generated) != path.read_text()]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the generated blocks of README.md")
+    parser.add_argument("--write", action="store_true", help="rewrite the generated blocks of every documentation file")
     args = parser.parse_args(argv)
     generated = blocks()
     if args.write:
-        README.write_text(render_readme(README.read_text(), generated))
-        print(f"rewrote {len(generated)} blocks in {README}")
+        for path in doc_files():
+            text = path.read_text()
+            new = render(text, generated)
+            if new != text:
+                path.write_text(new)
+                print(f"rewrote {path.relative_to(ROOT)}")
     else:
         for name, body in generated.items():
             print(f"## {name}\n\n{body}\n")

@@ -15,12 +15,27 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from dixenv.core.events import Event
 from dixenv.core.game import Game, GameState
 from dixenv.core.layout import Layout
-from dixenv.core.options import check_bool, check_choice
+from dixenv.core.options import check_bool, check_choice, is_int
 from dixenv.core.rewards import REWARD_MODES, win_rewards
 
 RENDER_MODES = ("ansi", "human")
+RENDER_FPS = 2
+
+
+def as_action(action: Any, legal_names: Any) -> int:
+    """``action`` as an int id if it is a Python or numpy integer (or a 0-d integer array).
+
+    Anything else — a float, a string, a bool — raises ``ValueError`` naming the value and the legal
+    actions (``legal_names()`` is called only then): an action is never truncated or parsed.
+    """
+    if is_int(action):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    raise ValueError(f"action {action!r} ({type(action).__name__}) is not an integer action id; legal: {legal_names()}")
 
 
 class CardGameEnv(AECEnv):
@@ -29,26 +44,37 @@ class CardGameEnv(AECEnv):
     Options common to every game: ``reward`` ("win": (players beaten − players that beat you)
     / (n − 1) at the end; "points": game points as they are scored), ``auto_forced`` (True: the
     environment plays every move that is the only legal one, so agents only see real decisions),
-    ``render_mode`` ("ansi" returns text, "human" prints it). Other options go to the game.
+    ``render_mode`` ("ansi" returns text, "human" prints it), ``record_events`` (keep the table's
+    move log, ``events``; on whenever a render mode is set). Other options go to the game.
     """
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "is_parallelizable": False}
     game: Game  # set by each game's raw_env subclass
 
-    def __init__(self, render_mode: str | None = None, reward: str = "win", auto_forced: bool = True, **options: Any):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        reward: str = "win",
+        auto_forced: bool = True,
+        record_events: bool = False,
+        **options: Any,
+    ):
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
         self.reward_mode = check_choice("reward", reward, REWARD_MODES)
         self.auto_forced = check_bool("auto_forced", auto_forced)
+        self.record_events = check_bool("record_events", record_events) or render_mode is not None
+        self.events: list[Event] | None = None
         self.config = self.game.make_config(**options)
         self._num_actions = self.game.num_actions(self.config)
         self._observer = self.game.make_observer(self.config)
         self.possible_agents = [f"player_{s}" for s in self.game.agent_seats(self.config)]
         self._seat_of = {a: int(a.split("_")[1]) for a in self.possible_agents}
         self._agent_of = {s: a for a, s in self._seat_of.items()}
-        obs_box = spaces.Box(-np.inf, np.inf, shape=(self._observer.layout.size,), dtype=np.float32)
+        layout = self._observer.layout
+        obs_box = spaces.Box(layout.low, layout.high, dtype=np.float32)
         mask_box = spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs_box, "action_mask": mask_box}) for a in self.possible_agents
@@ -86,7 +112,8 @@ class CardGameEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_state(self.config, self._rng, dict(options or {}))
+        self.events = [] if self.record_events else None
+        self.state = self.game.new_state(self.config, self._rng, dict(options or {}), self.events)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -104,8 +131,9 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = as_action(action, self._legal_names)
+        self.state.apply_action(action)  # raises ValueError naming the legal actions, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))  # raises ValueError naming the legal actions
         self._play_forced()
         self._after_move()
         self._accumulate_rewards()
@@ -144,6 +172,9 @@ class CardGameEnv(AECEnv):
         """Legal action ids of the agent to act."""
         return self.state.legal_actions()
 
+    def _legal_names(self) -> str:
+        return ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.state.legal_actions())
+
     def _play_forced(self) -> None:
         """Play every move that is the only legal one (the forced-move rule)."""
         if not self.auto_forced:
@@ -153,7 +184,12 @@ class CardGameEnv(AECEnv):
             legal = state.legal_actions()
             if len(legal) != 1:
                 break
+            before = None if self.events is None else len(self.events)
             state.apply_action(legal[0])
+            if before is not None and before < len(self.events) and self.events[before].kind == "move":
+                # the decision itself was the only legal one: the environment played it
+                e = self.events[before]
+                self.events[before] = Event(e.seat, e.text, e.public, "forced")
 
     def _after_move(self) -> None:
         """Set rewards, terminations/truncations and the next agent from the engine's state."""
@@ -225,12 +261,16 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
             return
         agent = raw.agent_selection
         dead = raw.terminations[agent] or raw.truncations[agent]
-        # AssertOutOfBounds, with a fast path for plain ints (Discrete.contains costs ~2 µs).
-        if not (action is None and dead) and not (type(action) is int and 0 <= action < raw._num_actions):
-            assert raw.action_spaces[agent].contains(action), "action is not in action space"
         if dead:
             raw._was_dead_step(action)
-        elif int(action) not in raw.state.legal_actions():  # TerminateIllegal: the offender loses
+            return
+        # Only integers are actions (a float, string or bool is refused, never truncated); then
+        # AssertOutOfBounds, with a fast path for plain ints (Discrete.contains costs ~2 µs).
+        if type(action) is not int:
+            action = as_action(action, raw._legal_names)
+        if not 0 <= action < raw._num_actions:
+            assert raw.action_spaces[agent].contains(action), "action is not in action space"
+        if action not in raw.state.legal_actions():  # TerminateIllegal: the offender loses
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
             raw.terminations = dict.fromkeys(raw.agents, True)

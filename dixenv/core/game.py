@@ -21,6 +21,9 @@ class GameState(Protocol):
     """What the adapters need from a rules engine's state (OpenSpiel-style minimal API)."""
 
     num_seats: int
+    #: The table's move log (``dixenv.core.events``): a list the engine appends ``Event``s to, or
+    #: None when nobody records (the default; engines then skip all event work).
+    events: list | None
 
     def current_player(self) -> int:
         """Seat that must act now, or -1 when the game is over (terminal or truncated)."""
@@ -47,7 +50,7 @@ class GameState(Protocol):
         """Team index per seat, or None when every seat plays for itself."""
 
     def clone(self) -> "GameState":
-        """An independent deep copy (for search and tests)."""
+        """An independent deep copy (for search and tests); a clone records no events."""
 
     def render_text(self) -> str:
         """The table as text, everything shown (for humans watching)."""
@@ -68,13 +71,14 @@ class Game:
     """Everything the adapters need to know about one game, independent of any option values.
 
     ``make_config(**options)`` validates game options (raising ``ValueError`` that names the option
-    and its allowed values) and returns an immutable config.  ``new_state(config, rng, scenario)``
-    starts a game; ``scenario`` holds the ``reset(options=...)`` keys such as ``deck``.
+    and its allowed values) and returns an immutable config.  ``new_state(config, rng, scenario,
+    events)`` starts a game; ``scenario`` holds the ``reset(options=...)`` keys such as ``deck``,
+    ``events`` is the list to record the table's moves into (None: no recording).
     """
 
     name: str
     make_config: Callable[..., Any]
-    new_state: Callable[[Any, np.random.Generator, Mapping[str, Any]], GameState]
+    new_state: Callable[[Any, np.random.Generator, Mapping[str, Any], list | None], GameState]
     make_observer: Callable[[Any], Observer]
     num_actions: Callable[[Any], int]
     action_to_string: Callable[[Any, int], str]

@@ -1,13 +1,15 @@
 """Observation layouts as data: named pieces of one flat float32 vector.
 
-A layout is a list of ``Piece(name, shape, doc)``. It allocates one flat tensor and exposes a
-reshaped numpy view per piece, so encoders write into named pieces while the agent sees one flat
-vector (the OpenSpiel observer pattern). The same list generates ``observation_layout()`` and the
-README tables, so the documentation cannot drift from the code.
+A layout is a list of ``Piece(name, shape, doc, low, high)``. It allocates one flat tensor and
+exposes a reshaped numpy view per piece, so encoders write into named pieces while the agent sees
+one flat vector (the OpenSpiel observer pattern). The same list generates ``observation_layout()``,
+the observation space's finite bounds and the documentation tables, so none of them can drift
+from the code.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from math import prod
 
@@ -16,11 +18,17 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Piece:
-    """One named block of the observation: its shape and what its entries mean."""
+    """One named block of the observation: its shape, what its entries mean, and their bounds."""
 
     name: str
     shape: tuple[int, ...]
     doc: str
+    low: float = 0.0
+    high: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.low) and np.isfinite(self.high) and self.low <= self.high):
+            raise ValueError(f"piece {self.name!r} needs finite bounds low <= high, got {self.low}..{self.high}")
 
     @property
     def size(self) -> int:
@@ -28,7 +36,7 @@ class Piece:
 
 
 class Layout:
-    """A flat float32 tensor split into named, reshaped views."""
+    """A flat float32 tensor split into named, reshaped views, with per-entry bounds."""
 
     def __init__(self, pieces: list[Piece]):
         names = [p.name for p in pieces]
@@ -37,12 +45,17 @@ class Layout:
         self.pieces = list(pieces)
         self.size = sum(p.size for p in pieces)
         self.tensor = np.zeros(self.size, dtype=np.float32)
+        self.low = np.empty(self.size, dtype=np.float32)
+        self.high = np.empty(self.size, dtype=np.float32)
         self.slices: dict[str, slice] = {}
         self.views: dict[str, np.ndarray] = {}
         start = 0
         for p in pieces:
-            self.slices[p.name] = slice(start, start + p.size)
-            self.views[p.name] = self.tensor[start : start + p.size].reshape(p.shape)
+            s = slice(start, start + p.size)
+            self.slices[p.name] = s
+            self.views[p.name] = self.tensor[s].reshape(p.shape)
+            self.low[s] = p.low
+            self.high[s] = p.high
             start += p.size
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -52,11 +65,21 @@ class Layout:
         """Split a flat observation into its named pieces (views, reshaped)."""
         return {p.name: flat[self.slices[p.name]].reshape(p.shape) for p in self.pieces}
 
+    def out_of_bounds(self, flat: np.ndarray) -> list[str]:
+        """Names of the pieces of ``flat`` with an entry outside its bounds or not finite (empty if none)."""
+        bad = ~np.isfinite(flat) | (flat < self.low) | (flat > self.high)
+        return [p.name for p in self.pieces if bad[self.slices[p.name]].any()]
+
+    def fingerprint(self) -> str:
+        """A short hash of the pieces (names, shapes, bounds, order): equal layouts, equal hashes."""
+        text = ";".join(f"{p.name}:{'x'.join(map(str, p.shape))}:{p.low:g}:{p.high:g}" for p in self.pieces)
+        return hashlib.sha1(text.encode()).hexdigest()[:16]
+
     def markdown_table(self) -> str:
-        """The layout as a Markdown table: index range, name, shape, meaning."""
-        rows = ["| indices | name | shape | meaning |", "|---|---|---|---|"]
+        """The layout as a Markdown table: index range, name, shape, bounds, meaning."""
+        rows = ["| indices | name | shape | range | meaning |", "|---|---|---|---|---|"]
         for p in self.pieces:
             s = self.slices[p.name]
             shape = "×".join(str(d) for d in p.shape)
-            rows.append(f"| {s.start}–{s.stop - 1} | `{p.name}` | {shape} | {p.doc} |")
+            rows.append(f"| {s.start}–{s.stop - 1} | `{p.name}` | {shape} | {p.low:g}…{p.high:g} | {p.doc} |")
         return "\n".join(rows)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 import gymnasium
 import numpy as np
 
-from dixenv.core.aec import CardGameEnv
+from dixenv.core.aec import RENDER_FPS, CardGameEnv, as_action
 from dixenv.core.options import check_choice
 
 Policy = Callable[[dict[str, np.ndarray]], int]
@@ -29,7 +29,7 @@ Policy = Callable[[dict[str, np.ndarray]], int]
 class SingleAgentEnv(gymnasium.Env):
     """A Gymnasium view of one seat of a raw dixenv AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -69,7 +69,7 @@ class SingleAgentEnv(gymnasium.Env):
         return obs, {"action_mask": self._mask.copy()}
 
     def step(self, action: int):
-        action = int(action)
+        action = as_action(action, self.aec._legal_names)
         if not (0 <= action < len(self._mask) and self._mask[action]) and not self._illegal_raises:
             if self.aec.terminations[self.learner] or self.aec.truncations[self.learner]:
                 raise RuntimeError("step() called after the episode ended; call reset()")

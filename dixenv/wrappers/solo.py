@@ -18,4 +18,11 @@ class DixSoloEnv(SingleAgentEnv):
     def __init__(self, difficulty: int = 4, **options: Any):
         from dixenv import dix_v0
 
+        for implied in ("solo", "num_players"):
+            if implied in options:
+                raise ValueError(
+                    f"option {implied}={options[implied]!r} does not apply to dixenv/DixSolo-v0: it is always the solo game "
+                    "(solo=True, 2 seats: you and ALIX); pass difficulty=4..10 and the other dix options"
+                )
+
         super().__init__(dix_v0.raw_env(solo=True, difficulty=difficulty, **options))

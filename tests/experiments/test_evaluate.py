@@ -32,8 +32,8 @@ def small():
 def test_seat_rotation_replays_the_same_first_deal_hands(monkeypatch):
     dealt = []
 
-    def recording_new_state(config, rng, scenario):
-        state = le_dix_v0.GAME.new_state(config, rng, scenario)
+    def recording_new_state(config, rng, scenario, events=None):
+        state = le_dix_v0.GAME.new_state(config, rng, scenario, events)
         dealt.append(([list(h) for h in state.hands], state.trump_card, state.dealer))
         return state
 

@@ -127,22 +127,25 @@ class DeckSpec:
             )
         marks: list[tuple[int, ...]] = [()] * NUM_TYPES
         for card, value in spec.items():
-            t = parse_card(card)
+            try:
+                t = parse_card(card)
+            except ValueError as err:
+                raise ValueError(f"option deck_spec: {err}") from None
             if is_int(value):
                 if not 0 <= int(value) <= 99:
-                    raise ValueError(f"deck_spec: {card!r} has {value} copies; allowed 0 to 99")
+                    raise ValueError(f"option deck_spec: {card!r} has {value} copies; allowed 0 to 99")
                 ms = (MIN_PLAYERS,) * int(value)
             elif isinstance(value, (list, tuple)):
                 for m in value:
                     if not is_int(m) or not MIN_PLAYERS <= m <= MAX_PLAYERS:
                         raise ValueError(
-                            f"deck_spec: {card!r} has mark {m!r}; a mark is the smallest player count using that copy, 2 to 5"
+                            f"option deck_spec: {card!r} has mark {m!r}; a mark is the smallest player count using that copy, 2 to 5"
                         )
                 ms = tuple(sorted(int(m) for m in value))
             else:
-                raise ValueError(f"deck_spec: {card!r} -> {value!r} must be a number of copies or a list of marks")
+                raise ValueError(f"option deck_spec: {card!r} -> {value!r} must be a number of copies or a list of marks")
             if marks[t]:
-                raise ValueError(f"deck_spec names card {CARD_NAMES[t]} twice")
+                raise ValueError(f"option deck_spec names card {CARD_NAMES[t]} twice")
             marks[t] = ms
         return cls(tuple(marks))
 

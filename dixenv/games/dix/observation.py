@@ -48,7 +48,7 @@ def _count_pieces(n: int) -> list[tuple[Piece, str, int, int, bool, list[float] 
          "dups", 0, 1, True, 0.1),
         (Piece("score", (n,), "per relative seat, what its collection scores now / 40"), "scores", 0, 1, True, 1 / 40),
         (Piece("tableau_numbers", (4, 9), f"number cards in the tableau / 3 ({_NUM})"), "tableau", 0, NUM_NUMBER_TYPES, False, 1 / 3),
-        (Piece("tableau_currency", (NUM_CURRENCY_TYPES,), "currency cards $1..$5 in the tableau / 3"),
+        (Piece("tableau_currency", (NUM_CURRENCY_TYPES,), "currency cards $1..$5 in the tableau / 3", high=2.0),
          "tableau", CURRENCY_BASE, NUM_CURRENCY_TYPES, False, 1 / 3),
         (Piece("market", (4, 9), f"number cards in the market / 3 ({_NUM})"), "market", 0, NUM_NUMBER_TYPES, False, 1 / 3),
         (Piece("unseen_numbers", (4, 9), f"number cards still in the draw pile / 3 ({_NUM})"),
@@ -62,8 +62,8 @@ def _count_pieces(n: int) -> list[tuple[Piece, str, int, int, bool, list[float] 
 
 def _other_pieces(n: int) -> list[Piece]:
     return [
-        Piece("tableau_total", (1,), "tableau total (numbers − currency) / 10; over 10 busts"),
-        Piece("tableau_currency_sum", (1,), "sum of the tableau's currency cards / 10; over 10 busts"),
+        Piece("tableau_total", (1,), "tableau total (numbers − currency) / 10; over 10 busts", low=-2.0, high=2.0),
+        Piece("tableau_currency_sum", (1,), "sum of the tableau's currency cards / 10; over 10 busts", high=2.0),
         Piece("draw_pile_size", (1,), "cards left in the draw pile / 129"),
         Piece("draw_pile_fraction", (1,), "cards left in the draw pile / cards it held at the start of this game (1 → 0)"),
         Piece("last_card_drawn", (1,), "1 once the draw pile is empty: no more draws, the end is under way"),
@@ -72,10 +72,10 @@ def _other_pieces(n: int) -> list[Piece]:
         Piece("phase", (4,), "one-hot: draw decision, auction, payment, buy (all 0 once the game is over)"),
         Piece("buy_kind", (3,), "one-hot, during a buy or its payment: after taking numbers, after a bust (bust_buy), final round"),
         Piece("auction_card", (NUM_WILD_TYPES,), "one-hot wild on auction, until it is paid for: B#, G#, O#, P#, W1..W9, **"),
-        Piece("high_bid", (1,), "the auction's high bid / 10 (0 if none yet)"),
+        Piece("high_bid", (1,), "the auction's high bid / 10 (0 if none yet)", high=9.9),
         Piece("high_bidder", (n,), "one-hot relative seat holding the high bid"),
         Piece("still_to_bid", (n,), "1 for each relative seat still to bid in the auction (the one to act included)"),
-        Piece("payment_left", (1,), "amount still to pay in the payment in progress / 10"),
+        Piece("payment_left", (1,), "amount still to pay in the payment in progress / 10", high=9.9),
         Piece("buy_card", (4, 9), f"one-hot market card being paid for ({_NUM})"),
         Piece("rules", (3,), "1 if bust_buy; 1 if solo; ALIX's difficulty / 10 (0 if not solo)"),
     ]

@@ -81,8 +81,15 @@ def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
 class DixState:
     """Full state of a dix game (the only hidden thing is the order of the draw pile)."""
 
-    def __init__(self, config: DixConfig, rng: np.random.Generator, scenario: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        config: DixConfig,
+        rng: np.random.Generator,
+        scenario: Mapping[str, Any] | None = None,
+        events: list | None = None,
+    ):
         scenario = dict(scenario or {})
+        self.events = events
         warn_unknown_reset_keys("dix", scenario, SCENARIO_KEYS)
         n = config.num_players
         self.config = config
@@ -551,6 +558,7 @@ class DixState:
         new._score_dirty = list(self._score_dirty)
         new.masks = [list(m) for m in self.masks]
         new.rng = copy.deepcopy(self.rng)
+        new.events = None
         new._legal = None
         return new
 

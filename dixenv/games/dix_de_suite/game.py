@@ -17,7 +17,9 @@ from dixenv.games.dix_de_suite.state import DixDeSuiteState
 SCENARIO_KEYS = ("deck", "dealer")
 
 
-def new_state(config: DixDeSuiteConfig, rng: np.random.Generator, scenario: Mapping[str, Any]) -> DixDeSuiteState:
+def new_state(
+    config: DixDeSuiteConfig, rng: np.random.Generator, scenario: Mapping[str, Any], events: list | None = None
+) -> DixDeSuiteState:
     """A new game; ``scenario`` may stack the first deal (``deck``, top first) and fix the first ``dealer``.
 
     Unknown keys only warn (the core's rule: PettingZoo's api_test resets with a foreign key).
@@ -30,7 +32,7 @@ def new_state(config: DixDeSuiteConfig, rng: np.random.Generator, scenario: Mapp
     dealer = scenario.get("dealer")
     if dealer is not None:
         dealer = check_int("dealer", dealer, 0, n - 1)
-    return DixDeSuiteState(config, rng, deck=deck, dealer=dealer)
+    return DixDeSuiteState(config, rng, deck=deck, dealer=dealer, events=events)
 
 
 def _action_to_string(config: DixDeSuiteConfig, action: int) -> str:

@@ -40,6 +40,7 @@ class DixDeSuiteState:
         rng: np.random.Generator,
         deck: Sequence[int] | None = None,
         dealer: int | None = None,
+        events: list | None = None,
     ):
         """Start a game: ``deck`` (top first) stacks the first deal, ``dealer`` fixes the first dealer.
 
@@ -47,6 +48,7 @@ class DixDeSuiteState:
         """
         self.config = config
         self.rng = rng
+        self.events = events
         self.num_seats = config.num_players
         self.scores_: list[int] = [0] * self.num_seats
         self.round = 0
@@ -214,6 +216,7 @@ class DixDeSuiteState:
     def clone(self) -> "DixDeSuiteState":
         """An independent copy (rng included, so the copy deals the same later rounds)."""
         other = copy.copy(self)
+        other.events = None
         other.rng = copy.deepcopy(self.rng)
         other.scores_ = list(self.scores_)
         other.racks = [list(r) for r in self.racks]

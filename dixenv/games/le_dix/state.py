@@ -26,8 +26,15 @@ SCENARIO_KEYS = ("deck", "dealer")
 class LeDixState:
     """Full state of a le_dix game (hidden information included; observers decide what a seat sees)."""
 
-    def __init__(self, config: LeDixConfig, rng: np.random.Generator, scenario: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        config: LeDixConfig,
+        rng: np.random.Generator,
+        scenario: Mapping[str, Any] | None = None,
+        events: list | None = None,
+    ):
         scenario = dict(scenario or {})
+        self.events = events
         warn_unknown_reset_keys("le_dix", scenario, SCENARIO_KEYS)
         n = config.num_players
         self.config = config
@@ -213,8 +220,12 @@ class LeDixState:
         return None
 
     def clone(self) -> "LeDixState":
-        """An independent copy (its own generator state too)."""
-        return copy.deepcopy(self)
+        """An independent copy (its own generator state too); it records no events."""
+        events, self.events = self.events, None
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self.events = events
 
     def render_text(self) -> str:
         """The whole table as text: scores, trump, bids, tricks, hands and the trick in progress."""

@@ -232,7 +232,8 @@ def test_observation_values_stay_within_zero_and_one_during_play():
         state.apply_action(band_player(state, rng, eps=0.3))
 
 
-def test_readme_observation_table_matches_the_layout():
+def test_docs_hold_the_generated_observation_tables_for_two_and_four_players():
     text = DOCS.read_text(encoding="utf-8")
     for n in (2, 4):
+        assert f"<!-- generated: dix_de_suite-observation-n{n} -->" in text
         assert make_layout(GAME.make_config(num_players=n)).markdown_table() in text
