@@ -55,6 +55,20 @@ class GameState(Protocol):
     def render_text(self) -> str:
         """The table as text, everything shown (for humans watching)."""
 
+    def sample_hidden(self, seat: int, rng: np.random.Generator) -> "GameState":
+        """A full state drawn at random among those consistent with everything ``seat`` knows.
+
+        The sample gives ``seat`` the same observation, bit for bit, and the same legal actions;
+        only what ``seat`` cannot see differs (hidden cards, pile orders, and the generator that
+        deals later rounds, which is drawn from ``rng``: the future is hidden too). It is a function
+        of ``seat``'s information alone: two states that differ only in facts hidden from ``seat``
+        give identical samples for identically seeded ``rng``s, so a search agent that only sees
+        samples cannot use what its seat may not know. Each game documents its distribution.
+        """
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` naming the broken invariant (cards conserved, counts in range, …)."""
+
 
 class Observer(Protocol):
     """Encodes what one seat may know into a preallocated flat float32 tensor."""
