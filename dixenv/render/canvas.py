@@ -50,25 +50,71 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A felt-green RGB picture and its drawing context."""
-    image = Image.new("RGB", (width, height), FELT)
-    return image, ImageDraw.Draw(image)
+class Canvas:
+    """A felt-green RGB picture with the drawing operations the table drawers share.
+
+    ``draw`` is Pillow's ``ImageDraw`` for the plain shapes (lines, ellipses, rectangles).
+    """
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = width, height
+        self.image = Image.new("RGB", (width, height), FELT)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def text(self, xy: tuple[float, float], s: str, size: int = 14, fill=TEXT, anchor: str = "la") -> None:
+        """Write ``s`` at ``xy`` (``anchor`` as in Pillow: "la" left-ascender, "mm" centred, …).
+
+        Rendering a string with FreeType costs far more than pasting it, and most strings come
+        back frame after frame, so each (string, size, colour, anchor) is rendered once.
+        """
+        if s:
+            label, left, top = _text_image(s, size, fill, anchor)
+            self.image.paste(label, (int(xy[0]) + left, int(xy[1]) + top), label)
+
+    def paste(self, card: Image.Image, x: float, y: float) -> None:
+        """Paste an RGBA card (or any RGBA picture) with its top-left corner at (x, y)."""
+        self.image.paste(card, (int(x), int(y)), card)
+
+    def panel(self, box: tuple[int, int, int, int], highlight: bool = False) -> None:
+        """A seat's (or a pile's) area: a darker rounded box, outlined in gold when it must act."""
+        self.draw.rounded_rectangle(box, radius=8, fill=PANEL, outline=GOLD if highlight else PANEL_EDGE, width=3 if highlight else 1)
+
+    def pill(self, x: int, y: int, label: str, size: int = 12) -> int:
+        """A role tag (``ROLE_COLOURS``) at (x, y); returns its width."""
+        fill, ink = ROLE_COLOURS.get(label, DEFAULT_ROLE)
+        w = text_width(label, size) + 10
+        self.draw.rounded_rectangle((x, y, x + w, y + size + 6), radius=(size + 6) // 2, fill=fill)
+        self.text((x + w / 2, y + (size + 6) / 2), label, size, ink, "mm")
+        return w
+
+    def seat_label(self, x: int, y: int, name: str, roles: Sequence[str], size: int = 16) -> int:
+        """A seat's name followed by its role tags, from (x, y); returns the x where it ends."""
+        self.text((x, y), name, size, GOLD if "to act" in roles else TEXT)
+        x += text_width(name, size) + 8
+        for role in roles:
+            x += self.pill(x, y + 1, role) + 4
+        return x
+
+    def caption(self, lines: Sequence[str]) -> None:
+        """The bottom strip (``CAPTION_HEIGHT`` tall): the last two lines given (e.g. the latest moves)."""
+        top = self.height - CAPTION_HEIGHT
+        self.draw.rectangle((0, top, self.width, self.height), fill=PANEL)
+        for k, line in enumerate(list(lines)[-2:]):
+            self.text((12, top + 4 + 17 * k), line, 14, TEXT)
 
 
-def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int = 14, fill=TEXT, anchor: str = "la") -> None:
-    """Write ``s`` at ``xy`` (``anchor`` as in Pillow: "la" left-ascender, "mm" centred, …)."""
-    draw.text(xy, s, font=font(size), fill=fill, anchor=anchor)
+@lru_cache(maxsize=4096)
+def _text_image(s: str, size: int, fill, anchor: str) -> tuple[Image.Image, int, int]:
+    """``s`` rendered on a transparent picture, with its offset from the anchor point."""
+    left, top, right, bottom = font(size).getbbox(s, anchor=anchor)
+    label = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    ImageDraw.Draw(label).text((-left, -top), s, font=font(size), fill=fill, anchor=anchor)
+    return label, left, top
 
 
 def text_width(s: str, size: int = 14) -> int:
     """Width in pixels of ``s`` at ``size``."""
     return int(font(size).getlength(s))
-
-
-def panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], highlight: bool = False) -> None:
-    """A seat's (or a pile's) area: a darker rounded box, outlined in gold when it must act."""
-    draw.rounded_rectangle(box, radius=8, fill=PANEL, outline=GOLD if highlight else PANEL_EDGE, width=3 if highlight else 1)
 
 
 def card_image(width: int, height: int, fill, paint: Painter | None = None, edge=CARD_EDGE) -> Image.Image:
@@ -115,35 +161,9 @@ def empty_slot(width: int, height: int) -> Image.Image:
     return card_image(width, height, EMPTY_SLOT, edge=PANEL_EDGE)
 
 
-def paste(image: Image.Image, card: Image.Image, x: float, y: float) -> None:
-    """Paste an RGBA card with its top-left corner at (x, y)."""
-    image.paste(card, (int(x), int(y)), card)
-
-
-def pill(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, size: int = 12) -> int:
-    """A role tag (``ROLE_COLOURS``) at (x, y); returns its width."""
-    fill, ink = ROLE_COLOURS.get(label, DEFAULT_ROLE)
-    w = text_width(label, size) + 10
-    draw.rounded_rectangle((x, y, x + w, y + size + 6), radius=(size + 6) // 2, fill=fill)
-    text(draw, (x + w / 2, y + (size + 6) / 2), label, size, ink, "mm")
-    return w
-
-
-def seat_label(draw: ImageDraw.ImageDraw, x: int, y: int, name: str, roles: Sequence[str], size: int = 16) -> int:
-    """A seat's name followed by its role tags, from (x, y); returns the x where it ends."""
-    text(draw, (x, y), name, size, GOLD if "to act" in roles else TEXT)
-    x += text_width(name, size) + 8
-    for role in roles:
-        x += pill(draw, x, y + 1, role) + 4
-    return x
-
-
-def caption(draw: ImageDraw.ImageDraw, width: int, height: int, lines: Sequence[str]) -> None:
-    """The bottom strip (``CAPTION_HEIGHT`` tall): the last lines given (e.g. the latest moves)."""
-    top = height - CAPTION_HEIGHT
-    draw.rectangle((0, top, width, height), fill=PANEL)
-    for k, line in enumerate(list(lines)[-2:]):
-        text(draw, (12, top + 4 + 17 * k), line, 14, TEXT)
+def count(k: int, noun: str) -> str:
+    """``k`` and ``noun``, plural unless one: "1 card", "3 cards"."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
 
 
 def seat_order(num_seats: int, viewer: int | None) -> list[int]:

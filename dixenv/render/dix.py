@@ -62,23 +62,23 @@ def draw(state: DixState, viewer: int | None, caption: list[str]) -> Image.Image
     """The table of ``state`` as ``viewer`` may see it (None: the spectator; the same table but the tag)."""
     n = state.num_seats
     h = height(n)
-    image, d = C.new_canvas(WIDTH, h)
+    c = C.Canvas(WIDTH, h)
     over = state.phase == GAME_OVER
     head = "dix   game over" if over else f"dix   turn of {_name(state, state.active)}   {_phase_text(state)}"
     if state.solo:
         head += f"   solo, ALIX at difficulty {state.config.difficulty}"
-    C.text(d, (12, 10), head, 18)
-    C.text(d, (WIDTH - 12, 12), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
+    c.text((12, 10), head, 18)
+    c.text((WIDTH - 12, 12), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
     scores = state.scores()
     won = C.winners(state.ranking_keys()) if over else set()
     for k, seat in enumerate(C.seat_order(n, viewer)):
-        _draw_seat(image, d, state, seat, viewer, HEADER + k * (SEAT_H + 6), scores[seat], seat in won)
-    y = _draw_tableau(image, d, state, HEADER)
-    y = _draw_in_progress(image, d, state, y + 8)
-    y = _draw_market(image, d, state, y + 8)
-    _draw_piles(image, d, state, y + 8)
-    C.caption(d, WIDTH, h, caption)
-    return image
+        _draw_seat(c, state, seat, viewer, HEADER + k * (SEAT_H + 6), scores[seat], seat in won)
+    y = _draw_tableau(c, state, HEADER)
+    y = _draw_in_progress(c, state, y + 8)
+    y = _draw_market(c, state, y + 8)
+    _draw_piles(c, state, y + 8)
+    c.caption(caption)
+    return c.image
 
 
 def _name(state: DixState, seat: int) -> str:
@@ -99,29 +99,30 @@ def _phase_text(state: DixState) -> str:
 # --- seats --------------------------------------------------------------------------------------
 
 
-def _draw_seat(image: Image.Image, d: ImageDraw.ImageDraw, state: DixState, seat: int, viewer: int | None,
+def _draw_seat(c: C.Canvas, state: DixState, seat: int, viewer: int | None,
                y: int, score: int, winner: bool) -> None:
     """One seat's area: name and roles, the collection grid, score, tokens, consolation tokens, cards held."""
     to_act = state.current_player() == seat
-    C.panel(d, (10, y, 10 + SEAT_W, y + SEAT_H), to_act)
+    c.panel((10, y, 10 + SEAT_W, y + SEAT_H), to_act)
     roles = ["you"] if seat == viewer else []
     roles += ["ALIX"] if seat == state.alix else []
     roles += ["active"] if seat == state.active and state.phase != GAME_OVER else []
     roles += ["to act"] if to_act else []
     roles += ["winner"] if winner else []
-    C.seat_label(d, 20, y + 6, f"player_{seat}", roles)
+    c.seat_label(20, y + 6, f"player_{seat}", roles)
     coll = state.collections[seat]
     x0, y0 = 20, y + 30
+    c.paste(empty_grid(5, 10), x0, y0)
     for row in range(5):
         for col in range(10):
             t = _grid_type(row, col)
-            cell = mini_face(t, coll[t]) if coll[t] else C.empty_slot(CELL_W, CELL_H)
-            C.paste(image, cell, x0 + col * CELL_STEP_X, y0 + row * CELL_STEP_Y)
+            if coll[t]:
+                c.paste(mini_face(t, coll[t]), x0 + col * CELL_STEP_X, y0 + row * CELL_STEP_Y)
     x = 20 + 10 * CELL_STEP_X + 12
-    C.text(d, (x, y + 32), f"score {score}", 18, C.TEXT)
-    _coins(d, x, y + 60, state.tokens[seat], MONEY_FILL, "")
-    _coins(d, x, y + 80, state.consolation[seat], SILVER, str(CONSOLATION_VALUE))
-    C.text(d, (x, y + 102), f"tokens {state.tokens[seat]}   consolation {state.consolation[seat]}   "
+    c.text((x, y + 32), f"score {score}", 18, C.TEXT)
+    _coins(c, x, y + 60, state.tokens[seat], MONEY_FILL, "")
+    _coins(c, x, y + 80, state.consolation[seat], SILVER, str(CONSOLATION_VALUE))
+    c.text((x, y + 102), f"tokens {state.tokens[seat]}   consolation {state.consolation[seat]}   "
                             f"cards {state.num_cards[seat]}", 12, C.MUTED)
 
 
@@ -132,57 +133,57 @@ def _grid_type(row: int, col: int) -> int:
     return NUMBER_WILD_BASE + col if col < NUM_NUMBERS else STAR
 
 
-def _coins(d: ImageDraw.ImageDraw, x: int, y: int, count: int, fill, label: str) -> None:
+def _coins(c: C.Canvas, x: int, y: int, count: int, fill, label: str) -> None:
     """Up to ten coins in a row (more are written as +k)."""
     for k in range(min(count, 10)):
         cx = x + 8 + k * 17
-        d.ellipse((cx - 7, y, cx + 7, y + 14), fill=fill, outline=(90, 80, 40))
+        c.draw.ellipse((cx - 7, y, cx + 7, y + 14), fill=fill, outline=(90, 80, 40))
         if label:
-            C.text(d, (cx, y + 7), label, 10, C.INK_BLACK, "mm")
+            c.text((cx, y + 7), label, 10, C.INK_BLACK, "mm")
     if count > 10:
-        C.text(d, (x + 10 * 17 + 4, y), f"+{count - 10}", 12, C.TEXT)
+        c.text((x + 10 * 17 + 4, y), f"+{count - 10}", 12, C.TEXT)
     if count == 0:
-        C.text(d, (x, y), "-", 12, C.MUTED)
+        c.text((x, y), "-", 12, C.MUTED)
 
 
 # --- the table ----------------------------------------------------------------------------------
 
 
-def _draw_tableau(image: Image.Image, d: ImageDraw.ImageDraw, state: DixState, y: int) -> int:
+def _draw_tableau(c: C.Canvas, state: DixState, y: int) -> int:
     """The cards drawn this turn, the total and the currency sum against the bust limit; returns the bottom."""
     bottom = y + 150
-    C.panel(d, (SIDE_X, y, WIDTH - 10, bottom))
-    C.text(d, (SIDE_X + 12, y + 6), f"tableau of {_name(state, state.active)}", 14, C.MUTED)
+    c.panel((SIDE_X, y, WIDTH - 10, bottom))
+    c.text((SIDE_X + 12, y + 6), f"tableau of {_name(state, state.active)}", 14, C.MUTED)
     cards = [t for t in range(NUM_TYPES) if t < NUM_NUMBER_TYPES or t >= CURRENCY_BASE for _ in range(state.tableau[t])]
     if cards:
         step = min(CARD_W + 4, (WIDTH - 10 - SIDE_X - 24 - CARD_W) / max(1, len(cards) - 1))
         for k, t in enumerate(cards):
-            C.paste(image, face(t), SIDE_X + 12 + k * step, y + 26)
+            c.paste(face(t), SIDE_X + 12 + k * step, y + 26)
     else:
-        C.text(d, (SIDE_X + 12, y + 46), "(empty)", 13, C.MUTED)
-    _bar(d, SIDE_X + 12, y + 92, "total", state.tableau_total)
-    _bar(d, SIDE_X + 12, y + 118, "currency", state.tableau_currency)
+        c.text((SIDE_X + 12, y + 46), "(empty)", 13, C.MUTED)
+    _bar(c, SIDE_X + 12, y + 92, "total", state.tableau_total)
+    _bar(c, SIDE_X + 12, y + 118, "currency", state.tableau_currency)
     return bottom
 
 
-def _bar(d: ImageDraw.ImageDraw, x: int, y: int, label: str, value: int) -> None:
+def _bar(c: C.Canvas, x: int, y: int, label: str, value: int) -> None:
     """``value`` as a bar on a 0..15 scale with the bust limit (over 10) marked."""
     scale, w = 15, 300
-    C.text(d, (x, y + 1), f"{label} {value}", 13, C.TEXT)
+    c.text((x, y + 1), f"{label} {value}", 13, C.TEXT)
     bx = x + 100
-    d.rectangle((bx, y, bx + w, y + 16), fill=C.EMPTY_SLOT)
+    c.draw.rectangle((bx, y, bx + w, y + 16), fill=C.EMPTY_SLOT)
     filled = max(0, min(value, scale)) * w / scale
     if filled:
-        d.rectangle((bx, y, bx + filled, y + 16), fill=BAR_BUST if value > LIMIT else BAR_OK)
+        c.draw.rectangle((bx, y, bx + filled, y + 16), fill=BAR_BUST if value > LIMIT else BAR_OK)
     limit_x = bx + LIMIT * w / scale
-    d.line((limit_x, y - 3, limit_x, y + 19), fill=BAR_BUST, width=2)
-    C.text(d, (bx + w + 8, y + 2), f"bust > {LIMIT}", 12, C.MUTED)
+    c.draw.line((limit_x, y - 3, limit_x, y + 19), fill=BAR_BUST, width=2)
+    c.text((bx + w + 8, y + 2), f"bust > {LIMIT}", 12, C.MUTED)
 
 
-def _draw_in_progress(image: Image.Image, d: ImageDraw.ImageDraw, state: DixState, y: int) -> int:
+def _draw_in_progress(c: C.Canvas, state: DixState, y: int) -> int:
     """The auction, buy or payment under way (or the draw decision); returns the bottom."""
     bottom = y + 104
-    C.panel(d, (SIDE_X, y, WIDTH - 10, bottom), state.phase in (AUCTION, PAYMENT, BUY))
+    c.panel((SIDE_X, y, WIDTH - 10, bottom), state.phase in (AUCTION, PAYMENT, BUY))
     x = SIDE_X + 12
     phase = state.phase
     lines: list[str] = []
@@ -207,10 +208,10 @@ def _draw_in_progress(image: Image.Image, d: ImageDraw.ImageDraw, state: DixStat
     else:
         lines.append("game over: " + ", ".join(f"{_name(state, s)} {v}" for s, v in enumerate(state.scores())))
     if card >= 0:
-        C.paste(image, face(card), x, y + 12)
+        c.paste(face(card), x, y + 12)
         x += CARD_W + 14
     for k, line in enumerate(lines):
-        C.text(d, (x, y + 14 + 22 * k), line, 14, C.TEXT)
+        c.text((x, y + 14 + 22 * k), line, 14, C.TEXT)
     return bottom
 
 
@@ -223,28 +224,28 @@ def _still_to_bid(state: DixState) -> list[int]:
     return out
 
 
-def _draw_market(image: Image.Image, d: ImageDraw.ImageDraw, state: DixState, y: int) -> int:
+def _draw_market(c: C.Canvas, state: DixState, y: int) -> int:
     """The market as a grid (rows B, G, O, P; numbers 1..9), copies counted; returns the bottom."""
     bottom = y + 104
-    C.panel(d, (SIDE_X, y, WIDTH - 10, bottom))
-    C.text(d, (SIDE_X + 12, y + 6), f"market ({sum(state.market)} cards)", 14, C.MUTED)
-    for row in range(4):
-        for col in range(NUM_NUMBERS):
-            t = row * NUM_NUMBERS + col
-            cell = mini_face(t, state.market[t]) if state.market[t] else C.empty_slot(CELL_W, CELL_H)
-            C.paste(image, cell, SIDE_X + 12 + col * CELL_STEP_X, y + 26 + row * CELL_STEP_Y)
+    c.panel((SIDE_X, y, WIDTH - 10, bottom))
+    c.text((SIDE_X + 12, y + 6), f"market ({C.count(sum(state.market), 'card')})", 14, C.MUTED)
+    c.paste(empty_grid(4, NUM_NUMBERS), SIDE_X + 12, y + 26)
+    for t in range(NUM_NUMBER_TYPES):
+        if state.market[t]:
+            row, col = divmod(t, NUM_NUMBERS)
+            c.paste(mini_face(t, state.market[t]), SIDE_X + 12 + col * CELL_STEP_X, y + 26 + row * CELL_STEP_Y)
     return bottom
 
 
-def _draw_piles(image: Image.Image, d: ImageDraw.ImageDraw, state: DixState, y: int) -> None:
+def _draw_piles(c: C.Canvas, state: DixState, y: int) -> None:
     """The draw pile (face down: its order is the one hidden thing) and the discard pile."""
-    C.panel(d, (SIDE_X, y, WIDTH - 10, y + 90))
+    c.panel((SIDE_X, y, WIDTH - 10, y + 90))
     pile = state.pile
-    C.paste(image, C.card_back(CARD_W, CARD_H) if pile else C.empty_slot(CARD_W, CARD_H), SIDE_X + 12, y + 17)
-    C.text(d, (SIDE_X + 64, y + 20), f"draw pile: {len(pile)} of {state.pile_start} cards left", 14, C.TEXT)
+    c.paste(C.card_back(CARD_W, CARD_H) if pile else C.empty_slot(CARD_W, CARD_H), SIDE_X + 12, y + 17)
+    c.text((SIDE_X + 64, y + 20), f"draw pile: {len(pile)} of {state.pile_start} cards left", 14, C.TEXT)
     if state.last_drawn:
-        C.text(d, (SIDE_X + 64, y + 42), "last card drawn: final buys", 14, C.GOLD)
-    C.text(d, (SIDE_X + 64, y + 64), f"discard pile: {sum(state.discard)} cards", 13, C.MUTED)
+        c.text((SIDE_X + 64, y + 42), "last card drawn: final buys", 14, C.GOLD)
+    c.text((SIDE_X + 64, y + 64), f"discard pile: {C.count(sum(state.discard), 'card')}", 13, C.MUTED)
 
 
 # --- card faces ---------------------------------------------------------------------------------
@@ -289,6 +290,17 @@ def mini_face(t: int, count: int) -> Image.Image:
             dr.text((w - r - s, r + s), str(count), font=C.font(8 * s), fill=C.INK_BLACK, anchor="mm")
 
     return C.card_image(CELL_W, CELL_H, fill, paint)
+
+
+@lru_cache(maxsize=None)
+def empty_grid(rows: int, cols: int) -> Image.Image:
+    """A grid of empty places for small cards, pasted in one go under the cards held (cached)."""
+    grid = Image.new("RGBA", ((cols - 1) * CELL_STEP_X + CELL_W, (rows - 1) * CELL_STEP_Y + CELL_H), (0, 0, 0, 0))
+    cell = C.empty_slot(CELL_W, CELL_H)
+    for row in range(rows):
+        for col in range(cols):
+            grid.paste(cell, (col * CELL_STEP_X, row * CELL_STEP_Y))
+    return grid
 
 
 def _star(d: ImageDraw.ImageDraw, x: float, y: float, r: float, fill) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import colorsys
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from dixenv.games.dix_de_suite.cards import RACK_SIZE
 from dixenv.games.dix_de_suite.observation import known_prefix
@@ -42,86 +42,87 @@ def draw(state: DixDeSuiteState, viewer: int | None, caption: list[str]) -> Imag
     """The table of ``state`` as ``viewer`` may see it (None: the spectator)."""
     n, cfg = state.num_seats, state.config
     h = height(n)
-    image, d = C.new_canvas(WIDTH, h)
+    c = C.Canvas(WIDTH, h)
     over = state.terminal or state.truncated
     head = f"dix de suite   round {state.round}   turn {state.round_turns}/{cfg.max_turns}   target {cfg.target_score}"
     if cfg.teams:
         t = state.team_scores()
         head += f"   teams: 0+2 {t[0]}, 1+3 {t[1]}"
-    C.text(d, (12, 12), head, 18)
-    C.text(d, (WIDTH - 12, 14), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
+    c.text((12, 12), head, 18)
+    c.text((WIDTH - 12, 14), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
     won = C.winners(state.ranking_keys()) if state.terminal else set()
     for k, seat in enumerate(C.seat_order(n, viewer)):
-        _draw_rack(image, d, state, seat, viewer, HEADER + k * ROW_H, seat in won)
-    _draw_piles(image, d, state, viewer)
-    C.text(d, (12, h - C.CAPTION_HEIGHT - FOOTER + 6), _footer(state, over), 14, C.MUTED)
-    C.caption(d, WIDTH, h, caption)
-    return image
+        _draw_rack(c, state, seat, viewer, HEADER + k * ROW_H, seat in won)
+    _draw_piles(c, state, viewer)
+    c.text((12, h - C.CAPTION_HEIGHT - FOOTER + 6), _footer(state, over), 14, C.MUTED)
+    c.caption(caption)
+    return c.image
 
 
-def _draw_rack(image: Image.Image, d: ImageDraw.ImageDraw, state: DixDeSuiteState, seat: int, viewer: int | None,
+def _draw_rack(c: C.Canvas, state: DixDeSuiteState, seat: int, viewer: int | None,
                y: int, winner: bool) -> None:
     """One seat's row: name, roles and score, then its 10 slots (hidden ones face down) and its known run."""
     to_act = state.current == seat
-    C.panel(d, (10, y, SIDE_X - 14, y + ROW_H - 8), to_act)
+    c.panel((10, y, SIDE_X - 14, y + ROW_H - 8), to_act)
     roles = ["you"] if seat == viewer else []
     roles += ["dealer"] if seat == state.dealer else []
     roles += ["to act"] if to_act else []
     roles += ["winner"] if winner else []
-    C.seat_label(d, 20, y + 8, f"player_{seat}", roles[:2])
+    c.seat_label(20, y + 8, f"player_{seat}", roles[:2])
     if roles[2:]:
         x = 20
         for role in roles[2:]:  # a second line: the label is narrow
-            x += C.pill(d, x, y + 32, role) + 4
-    C.text(d, (20, y + 58), f"score {state.scores_[seat]}" + (f"   team {'0+2' if seat % 2 == 0 else '1+3'}" if state.config.teams else ""),
+            x += c.pill(x, y + 32, role) + 4
+    c.text((20, y + 58), f"score {state.scores_[seat]}" + (f"   team {'0+2' if seat % 2 == 0 else '1+3'}" if state.config.teams else ""),
            14, C.MUTED)
     rack, known = state.racks[seat], state.known[seat]
     shown = viewer is None or viewer == seat
     for k in range(RACK_SIZE):
         x = SLOTS_X + k * SLOT_STEP
-        C.text(d, (x + CARD_W / 2, y + 4), str(k + 1), 11, C.MUTED, "ma")
+        c.text((x + CARD_W / 2, y + 4), str(k + 1), 11, C.MUTED, "ma")
         if shown or known[k]:
-            C.paste(image, face(rack[k], state.config.deck_size), x, y + 18)
+            c.paste(face(rack[k], state.config.deck_size), x, y + 18)
         else:
-            C.paste(image, C.card_back(CARD_W, CARD_H), x, y + 18)
+            c.paste(C.card_back(CARD_W, CARD_H), x, y + 18)
         if known[k]:
-            d.ellipse((x + CARD_W - 11, y + 21, x + CARD_W - 4, y + 28), fill=C.GOLD, outline=(90, 70, 0))
+            c.draw.ellipse((x + CARD_W - 11, y + 21, x + CARD_W - 4, y + 28), fill=C.GOLD, outline=(90, 70, 0))
     run = ascending_prefix(rack) if shown else known_prefix(known)
     if run:
-        d.rectangle((SLOTS_X, y + 86, SLOTS_X + (run - 1) * SLOT_STEP + CARD_W, y + 89), fill=RUN)
+        c.draw.rectangle((SLOTS_X, y + 86, SLOTS_X + (run - 1) * SLOT_STEP + CARD_W, y + 89), fill=RUN)
 
 
-def _draw_piles(image: Image.Image, d: ImageDraw.ImageDraw, state: DixDeSuiteState, viewer: int | None) -> None:
+def _draw_piles(c: C.Canvas, state: DixDeSuiteState, viewer: int | None) -> None:
     """The draw pile (its top face up only when public to the viewer), the discard pile's top, the held card."""
     x0, y0, deck = SIDE_X, HEADER, state.config.deck_size
-    C.panel(d, (x0, y0, WIDTH - 10, y0 + 124))
-    C.text(d, (x0 + 12, y0 + 6), "draw pile", 13, C.MUTED)
-    C.text(d, (x0 + 112, y0 + 6), "discard", 13, C.MUTED)
+    c.panel((x0, y0, WIDTH - 10, y0 + 124))
+    c.text((x0 + 12, y0 + 6), "draw pile", 13, C.MUTED)
+    c.text((x0 + 112, y0 + 6), "discard", 13, C.MUTED)
     pile = state.draw_pile
     if not pile:
-        C.paste(image, C.empty_slot(CARD_W, CARD_H), x0 + 12, y0 + 26)
+        c.paste(C.empty_slot(CARD_W, CARD_H), x0 + 12, y0 + 26)
     elif viewer is None or state.draw_public:
-        C.paste(image, face(pile[-1], deck), x0 + 12, y0 + 26)
+        c.paste(face(pile[-1], deck), x0 + 12, y0 + 26)
     else:
-        C.paste(image, C.card_back(CARD_W, CARD_H), x0 + 12, y0 + 26)
-    C.text(d, (x0 + 12, y0 + 94), f"{len(pile)} cards" + (", open" if state.draw_public else ""), 12, C.TEXT)
+        c.paste(C.card_back(CARD_W, CARD_H), x0 + 12, y0 + 26)
+    c.text((x0 + 12, y0 + 94), C.count(len(pile), "card") + (", open" if state.draw_public else ""), 12, C.TEXT)
     if state.discard:
-        C.paste(image, face(state.discard[-1], deck), x0 + 112, y0 + 26)
+        c.paste(face(state.discard[-1], deck), x0 + 112, y0 + 26)
     else:
-        C.paste(image, C.empty_slot(CARD_W, CARD_H), x0 + 112, y0 + 26)
-    C.text(d, (x0 + 112, y0 + 94), f"{len(state.discard)} cards", 12, C.TEXT)
+        c.paste(C.empty_slot(CARD_W, CARD_H), x0 + 112, y0 + 26)
+    c.text((x0 + 112, y0 + 94), C.count(len(state.discard), "card"), 12, C.TEXT)
 
     y1 = y0 + 134
     holding = state.current >= 0 and state.phase == PHASE_PLACE
-    C.panel(d, (x0, y1, WIDTH - 10, y1 + 124), holding)
+    c.panel((x0, y1, WIDTH - 10, y1 + 124), holding)
     if not holding:
-        C.text(d, (x0 + 12, y1 + 6), "no card in hand", 13, C.MUTED)
+        c.text((x0 + 12, y1 + 6), "no card in hand", 13, C.MUTED)
         return
-    C.text(d, (x0 + 12, y1 + 6), f"player_{state.current} holds", 13, C.GOLD)
+    c.text((x0 + 12, y1 + 6), f"player_{state.current} holds", 13, C.GOLD)
     seen = viewer is None or viewer == state.current or state.held_public
-    C.paste(image, face(state.held, deck) if seen else C.card_back(CARD_W, CARD_H), x0 + 12, y1 + 26)
+    c.paste(face(state.held, deck) if seen else C.card_back(CARD_W, CARD_H), x0 + 12, y1 + 26)
     source = "from the discard pile:\nswap a slot" if state.held_from_discard else "from the draw pile:\nswap a slot\nor discard"
-    d.multiline_text((x0 + 74, y1 + 30), source, font=C.font(13), fill=C.TEXT, spacing=4)
+    for k, line in enumerate(source.split("\n")):
+        c.text((x0 + 74, y1 + 30 + 18 * k), line, 13)
 
 
 def _footer(state: DixDeSuiteState, over: bool) -> str:

@@ -26,30 +26,30 @@ SUIT_INK = (C.INK_BLACK, C.INK_RED, C.INK_RED, C.INK_BLACK)  # S, H, D, C
 
 def draw(state: LeDixState, viewer: int | None, caption: list[str]) -> Image.Image:
     """The table of ``state`` as ``viewer`` may see it (None: the spectator)."""
-    image, d = C.new_canvas(WIDTH, HEIGHT)
+    c = C.Canvas(WIDTH, HEIGHT)
     n = state.num_seats
     over = state.phase == GAME_OVER
     deals = len(state.config.deals)
-    head = f"le_dix   deal {min(state.deal_index + 1, deals)}/{deals}   {state.hand_size} card(s) each   "
+    head = f"le_dix   deal {min(state.deal_index + 1, deals)}/{deals}   {C.count(state.hand_size, 'card')} each   "
     head += "game over" if over else PHASE_NAMES[state.phase]
     bids = [b for b in state.bids if b is not None]
     if bids and not over:
-        head += f"   bids total {sum(bids)} for {state.hand_size} trick(s)"
-    C.text(d, (12, 10), head, 18)
-    C.text(d, (WIDTH - 12, 12), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
+        head += f"   bids total {sum(bids)} for {C.count(state.hand_size, 'trick')}"
+    c.text((12, 10), head, 18)
+    c.text((WIDTH - 12, 12), "spectator view" if viewer is None else f"view of player_{viewer}", 14, C.MUTED, "ra")
     won = C.winners(state.ranking_keys()) if over else set()
     centres = _seat_centres(n)
     for r, seat in enumerate(C.seat_order(n, viewer)):
         cx, cy = centres[r]
-        _draw_seat(image, d, state, seat, viewer, cx, cy, seat in won)
+        _draw_seat(c, state, seat, viewer, cx, cy, seat in won)
         played = [c for s, c in state.trick if s == seat]
         if played:
             tx, ty = _toward_centre(cx, cy, 0.42)
-            C.paste(image, face(played[0]), tx - CARD_W / 2, ty - CARD_H / 2)
-    _draw_trump(image, d, state, viewer)
-    _draw_last_trick(image, d, state, viewer)
-    C.caption(d, WIDTH, HEIGHT, caption)
-    return image
+            c.paste(face(played[0]), tx - CARD_W / 2, ty - CARD_H / 2)
+    _draw_trump(c, state, viewer)
+    _draw_last_trick(c, state, viewer)
+    c.caption(caption)
+    return c.image
 
 
 def _seat_centres(n: int) -> list[tuple[float, float]]:
@@ -69,19 +69,19 @@ def _toward_centre(x: float, y: float, share: float) -> tuple[float, float]:
     return cx + share * (x - cx), cy + share * (y - cy)
 
 
-def _draw_seat(image: Image.Image, d: ImageDraw.ImageDraw, state: LeDixState, seat: int, viewer: int | None,
+def _draw_seat(c: C.Canvas, state: LeDixState, seat: int, viewer: int | None,
                cx: float, cy: float, winner: bool) -> None:
     """One seat's area: name and roles, score, bid and tricks, the hand (face down if hidden from the viewer)."""
     x0, y0 = int(cx - PANEL_W / 2), int(cy - PANEL_H / 2)
     to_act = state.current_player() == seat
-    C.panel(d, (x0, y0, x0 + PANEL_W, y0 + PANEL_H), to_act)
+    c.panel((x0, y0, x0 + PANEL_W, y0 + PANEL_H), to_act)
     roles = ["you"] if seat == viewer else []
     roles += ["dealer"] if seat == state.dealer else []
     roles += ["to act"] if to_act else []
     roles += ["winner"] if winner else []
-    C.seat_label(d, x0 + 10, y0 + 6, f"player_{seat}", roles)
+    c.seat_label(x0 + 10, y0 + 6, f"player_{seat}", roles)
     bid = state.bids[seat]
-    C.text(d, (x0 + 10, y0 + 28),
+    c.text((x0 + 10, y0 + 28),
            f"score {state.total_scores[seat]}    bid {'-' if bid is None else bid}    tricks {state.tricks_won[seat]}", 14, C.MUTED)
     hand = state.hands[seat]
     shown = viewer is None or viewer == seat
@@ -89,7 +89,7 @@ def _draw_seat(image: Image.Image, d: ImageDraw.ImageDraw, state: LeDixState, se
     step = min(CARD_W + 4, (PANEL_W - 20 - CARD_W) / max(1, len(hand) - 1))
     x, y = x0 + 10, y0 + PANEL_H - CARD_H - 6
     for card in _display_order(hand):
-        C.paste(image, face(card) if shown else C.card_back(CARD_W, CARD_H), x, y)
+        c.paste(face(card) if shown else C.card_back(CARD_W, CARD_H), x, y)
         x += step
 
 
@@ -99,22 +99,22 @@ def _display_order(hand: list[int]) -> list[int]:
     return sorted(hand, key=lambda c: (suit_rank[SUIT_OF[c]], -RANK_OF[c]))
 
 
-def _draw_trump(image: Image.Image, d: ImageDraw.ImageDraw, state: LeDixState, viewer: int | None) -> None:
+def _draw_trump(c: C.Canvas, state: LeDixState, viewer: int | None) -> None:
     """The turned-up trump card, whether the dealer took it, and the dealer's discard (face down to others)."""
     x0, y0 = 12, TABLE_BOTTOM - 118
-    C.panel(d, (x0, y0, x0 + 200, y0 + 118))
-    C.text(d, (x0 + 10, y0 + 6), "trump", 14, C.MUTED)
-    C.paste(image, face(state.trump_card), x0 + 10, y0 + 26)
+    c.panel((x0, y0, x0 + 200, y0 + 118))
+    c.text((x0 + 10, y0 + 6), "trump", 14, C.MUTED)
+    c.paste(face(state.trump_card), x0 + 10, y0 + 26)
     took = state.dealer_took
     status = "dealer to choose" if took is None else "taken by the dealer" if took else "left by the dealer"
-    C.text(d, (x0 + 10, y0 + 84), status, 13, C.TEXT)
+    c.text((x0 + 10, y0 + 84), status, 13, C.TEXT)
     if state.dealer_discard is not None:
-        C.text(d, (x0 + 110, y0 + 6), "discard", 14, C.MUTED)
+        c.text((x0 + 110, y0 + 6), "discard", 14, C.MUTED)
         shown = viewer is None or viewer == state.dealer
-        C.paste(image, face(state.dealer_discard) if shown else C.card_back(CARD_W, CARD_H), x0 + 110, y0 + 26)
+        c.paste(face(state.dealer_discard) if shown else C.card_back(CARD_W, CARD_H), x0 + 110, y0 + 26)
 
 
-def _draw_last_trick(image: Image.Image, d: ImageDraw.ImageDraw, state: LeDixState, viewer: int | None) -> None:
+def _draw_last_trick(c: C.Canvas, state: LeDixState, viewer: int | None) -> None:
     """The last complete trick of the deal, in seat order from the viewer, with its winner."""
     n = len(state.last_trick)
     if not n:
@@ -122,13 +122,13 @@ def _draw_last_trick(image: Image.Image, d: ImageDraw.ImageDraw, state: LeDixSta
     title = f"last trick, won by player_{state.leader}"
     w = max(20 + n * (CARD_W + 6), 20 + C.text_width(title, 13))
     x0, y0 = WIDTH - 12 - w, TABLE_BOTTOM - 118
-    C.panel(d, (x0, y0, x0 + w, y0 + 118))
-    C.text(d, (x0 + 10, y0 + 6), title, 13, C.MUTED)
+    c.panel((x0, y0, x0 + w, y0 + 118))
+    c.text((x0 + 10, y0 + 6), title, 13, C.MUTED)
     by_seat = dict(state.last_trick)
     for k, seat in enumerate(C.seat_order(state.num_seats, viewer)):
         x = x0 + 10 + k * (CARD_W + 6)
-        C.paste(image, face(by_seat[seat]), x, y0 + 26)
-        C.text(d, (x + CARD_W / 2, y0 + 84), f"p{seat}", 12, C.GOLD if seat == state.leader else C.MUTED, "ma")
+        c.paste(face(by_seat[seat]), x, y0 + 26)
+        c.text((x + CARD_W / 2, y0 + 84), f"p{seat}", 12, C.GOLD if seat == state.leader else C.MUTED, "ma")
 
 
 @lru_cache(maxsize=None)
