@@ -62,6 +62,21 @@ def table_image(game: str, state: Any, viewer: int | None = None, caption: Seque
     return drawer.draw(state, viewer, list(caption))
 
 
+def gif_palette(game: str, first: Any) -> Any:
+    """A 256-colour palette picture for a GIF of ``game``: from its first frame and every card face of the game.
+
+    One palette for every frame keeps the colours steady and lets the GIF store only what changed.
+    """
+    from PIL import Image
+
+    drawer = importlib.import_module(f"dixenv.render.{game}")
+    sheet = drawer.swatch()
+    both = Image.new("RGB", (max(first.width, sheet.width), first.height + sheet.height))
+    both.paste(first, (0, 0))
+    both.paste(sheet, (0, first.height))
+    return both.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+
+
 def table_array(game: str, state: Any, viewer: int | None = None, caption: Sequence[str] = ()) -> np.ndarray:
     """``table_image`` as an ``HxWx3 uint8`` array (a fresh, writable copy)."""
     return np.array(table_image(game, state, viewer, caption), dtype=np.uint8)

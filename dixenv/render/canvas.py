@@ -161,6 +161,22 @@ def empty_slot(width: int, height: int) -> Image.Image:
     return card_image(width, height, EMPTY_SLOT, edge=PANEL_EDGE)
 
 
+def swatch(cards: Sequence[Image.Image]) -> Image.Image:
+    """Every card face and role tag of a game on one felt picture (to choose a GIF's colours from)."""
+    per_row = 20
+    w = max(card.width for card in cards) + 2
+    h = max(card.height for card in cards) + 2
+    rows = (len(cards) + per_row - 1) // per_row
+    c = Canvas(per_row * w, rows * h + 60)
+    for k, card in enumerate(cards):
+        c.paste(card, (k % per_row) * w, (k // per_row) * h)
+    x = 4
+    for role in ROLE_COLOURS:
+        x += c.pill(x, rows * h + 4, role) + 4
+    c.panel((4, rows * h + 28, 60, rows * h + 56), highlight=True)
+    return c.image
+
+
 def count(k: int, noun: str) -> str:
     """``k`` and ``noun``, plural unless one: "1 card", "3 cards"."""
     return f"{k} {noun}" if k == 1 else f"{k} {noun}s"

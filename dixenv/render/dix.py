@@ -292,6 +292,17 @@ def mini_face(t: int, count: int) -> Image.Image:
     return C.card_image(CELL_W, CELL_H, fill, paint)
 
 
+def swatch() -> Image.Image:
+    """Every dix card face, large and small, the back and the coins on one picture (``canvas.swatch``)."""
+    cards = [face(t) for t in range(NUM_TYPES)] + [mini_face(t, k) for t in range(NUM_TYPES) for k in (1, 2)]
+    c = C.Canvas(200, 40)
+    _coins(c, 0, 4, 3, MONEY_FILL, "")
+    _coins(c, 60, 4, 3, SILVER, str(CONSOLATION_VALUE))
+    _bar(c, 0, 22, "", LIMIT + 1)
+    coins = c.image.convert("RGBA")
+    return C.swatch(cards + [C.card_back(CARD_W, CARD_H), C.empty_slot(CELL_W, CELL_H), coins])
+
+
 @lru_cache(maxsize=None)
 def empty_grid(rows: int, cols: int) -> Image.Image:
     """A grid of empty places for small cards, pasted in one go under the cards held (cached)."""

@@ -142,3 +142,9 @@ def face(card: int, deck_size: int) -> Image.Image:
     hue = 0.66 * (1 - (card - 1) / max(1, deck_size - 1))
     fill = tuple(int(255 * v) for v in colorsys.hsv_to_rgb(hue, 0.32, 0.98))
     return C.label_face(str(card), CARD_W, CARD_H, C.INK_BLACK, fill, size=24)
+
+
+def swatch() -> Image.Image:
+    """Every card face (of the 60-card deck), the back and an empty place on one picture (``canvas.swatch``)."""
+    cards = [face(card, 60) for card in range(1, 61)]
+    return C.swatch(cards + [C.card_back(CARD_W, CARD_H), C.empty_slot(CARD_W, CARD_H)])

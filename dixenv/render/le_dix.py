@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from dixenv.games.le_dix.cards import RANK_OF, RANKS, SUIT_OF
+from dixenv.games.le_dix.cards import NUM_CARDS, RANK_OF, RANKS, SUIT_OF
 from dixenv.games.le_dix.state import GAME_OVER, PHASE_NAMES, LeDixState
 from dixenv.render import canvas as C
 
@@ -143,6 +143,11 @@ def face(card: int) -> Image.Image:
         suit_shape(dr, w * 0.55, h * 0.62, w * 0.27, suit, ink)
 
     return C.card_image(CARD_W, CARD_H, C.CARD, paint)
+
+
+def swatch() -> Image.Image:
+    """Every le_dix card face and the back on one picture (``canvas.swatch``)."""
+    return C.swatch([face(card) for card in range(NUM_CARDS)] + [C.card_back(CARD_W, CARD_H)])
 
 
 def suit_shape(d: ImageDraw.ImageDraw, x: float, y: float, r: float, suit: int, fill) -> None:
