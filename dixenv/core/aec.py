@@ -159,7 +159,7 @@ class CardGameEnv(AECEnv):
 
     @property
     def render_viewer(self) -> int | str:
-        """Whose view ``render_mode="rgb_array"`` pictures: ``"spectator"`` (everything) or a seat number."""
+        """Whose view the ``render_mode="rgb_array"`` pictures show: ``"spectator"`` (everything) or a seat number."""
         return "spectator" if self._viewer_seat is None else self._viewer_seat
 
     @render_viewer.setter

@@ -21,6 +21,7 @@ WIDTH, HEIGHT = 1000, 690
 CARD_W, CARD_H = 36, 50
 PANEL_W, PANEL_H = 316, 104
 TABLE_TOP, TABLE_BOTTOM = 40, HEIGHT - C.CAPTION_HEIGHT - 8
+CENTRE_X, CENTRE_Y = WIDTH / 2, (TABLE_TOP + TABLE_BOTTOM) / 2
 SUIT_INK = (C.INK_BLACK, C.INK_RED, C.INK_RED, C.INK_BLACK)  # S, H, D, C
 
 
@@ -42,7 +43,7 @@ def draw(state: LeDixState, viewer: int | None, caption: list[str]) -> Image.Ima
     for r, seat in enumerate(C.seat_order(n, viewer)):
         cx, cy = centres[r]
         _draw_seat(c, state, seat, viewer, cx, cy, seat in won)
-        played = [c for s, c in state.trick if s == seat]
+        played = [card for s, card in state.trick if s == seat]
         if played:
             tx, ty = _toward_centre(cx, cy, 0.42)
             c.paste(face(played[0]), tx - CARD_W / 2, ty - CARD_H / 2)
@@ -54,19 +55,17 @@ def draw(state: LeDixState, viewer: int | None, caption: list[str]) -> Image.Ima
 
 def _seat_centres(n: int) -> list[tuple[float, float]]:
     """Centre of each relative seat's area on an ellipse: 0 at the bottom, then clockwise."""
-    cx, cy = WIDTH / 2, (TABLE_TOP + TABLE_BOTTOM) / 2
     rx, ry = WIDTH / 2 - PANEL_W / 2 - 10, (TABLE_BOTTOM - TABLE_TOP - PANEL_H) / 2
     out = []
     for r in range(n):
         angle = math.pi / 2 + 2 * math.pi * r / n  # y grows downwards: increasing angle runs bottom → left → top
-        out.append((cx + rx * math.cos(angle), cy + ry * math.sin(angle)))
+        out.append((CENTRE_X + rx * math.cos(angle), CENTRE_Y + ry * math.sin(angle)))
     return out
 
 
 def _toward_centre(x: float, y: float, share: float) -> tuple[float, float]:
     """The point ``share`` of the way from the table's centre to (x, y)."""
-    cx, cy = WIDTH / 2, (TABLE_TOP + TABLE_BOTTOM) / 2
-    return cx + share * (x - cx), cy + share * (y - cy)
+    return CENTRE_X + share * (x - CENTRE_X), CENTRE_Y + share * (y - CENTRE_Y)
 
 
 def _draw_seat(c: C.Canvas, state: LeDixState, seat: int, viewer: int | None,
