@@ -70,7 +70,8 @@ def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
     """
     n = num_players
     sizes = [("collections", n * NUM_COLLECTABLE), ("tokens", n), ("consolation", n), ("num_cards", n),
-             ("dups", n), ("scores", n), ("tableau", NUM_TYPES), ("market", NUM_NUMBER_TYPES), ("pile_counts", NUM_TYPES)]
+             ("dups", n), ("scores", n), ("tableau", NUM_TYPES), ("market", NUM_NUMBER_TYPES), ("pile_counts", NUM_TYPES),
+             ("discard", NUM_TYPES)]
     out, start = {}, 0
     for name, size in sizes:
         out[name] = (start, size)
@@ -114,15 +115,15 @@ class DixState:
         # Card places; every card is in exactly one of them (see tests/games/dix/helpers.py).
         # The public counts are views of one int buffer (``public_segments``): collections[p]
         # (counts per type 0..49), tableau (per type; numbers and currency only), market (per
-        # number type), pile_counts (the draw pile as a multiset, public knowledge), and per seat
-        # tokens, consolation, num_cards, dups (copies beyond the first) and scores (cached).
+        # number type), pile_counts (the draw pile as a multiset, public knowledge), discard (per
+        # type: currency spent, wilds nobody bid on, number cards paid), and per seat tokens,
+        # consolation, num_cards, dups (copies beyond the first) and scores (cached).
         self._buf = array("i", bytes(4 * sum(size for _, size in public_segments(n).values())))
         self._make_views()
         self.pile: list[int] = top_first[::-1]  # top card last, so a draw is pop()
         self.pile_start = len(self.pile)  # public: how many cards this game's pile began with
         for t in top_first:
             self.pile_counts[t] += 1
-        self.discard = [0] * NUM_TYPES
         # The wild on auction (-1 if none) and the market card being paid for (-1 if none).
         self.auction_card = -1
         self.buy_card = -1
@@ -554,7 +555,6 @@ class DixState:
         new._buf = array("i", self._buf)
         new._make_views()
         new.pile = list(self.pile)
-        new.discard = list(self.discard)
         new._score_dirty = list(self._score_dirty)
         new.masks = [list(m) for m in self.masks]
         new.rng = copy.deepcopy(self.rng)
