@@ -22,6 +22,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from dixenv.core.events import Event
 from dixenv.core.options import check_int, warn_unknown_reset_keys
 from dixenv.games.dix import actions as A
 from dixenv.games.dix.cards import (
@@ -59,7 +60,10 @@ TOKEN_CAP = 10
 LIMIT = 10  # tableau total or currency sum above this busts
 CONSOLATION_VALUE = 3
 SCENARIO_KEYS = ("deck", "first_player")
+_NUMBERS = range(NUM_NUMBER_TYPES)
 _CURRENCY = range(CURRENCY_BASE, NUM_TYPES)
+#: How the move log words each payment item (number cards: "pays B7").
+_PAY_WORDS = {A.PAY_TOKEN: "pays a token", A.PAY_CONSOLATION: "pays a consolation token (worth 3)"}
 
 
 def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
@@ -148,6 +152,8 @@ class DixState:
         self.final_step = 0
         self._legal: list[int] | None = None
 
+        if events is not None:
+            self._log_start()
         self._start_turn(first)
         if self.solo:
             self._play_alix()
@@ -218,28 +224,31 @@ class DixState:
         legal = self.legal_actions()
         if action not in legal:
             self._raise_illegal(action, legal)
-        self._apply(int(action))
+        self._apply(int(action), "move")
         if self.solo:
             self._play_alix()
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, kind: str) -> None:
+        """Play a legal action; ``kind`` labels its event: "move" (an agent's decision) or "auto" (ALIX's)."""
         self._legal = None
         phase = self.phase
         if phase == DECIDE:
             if action == A.DRAW:
-                self._draw()
+                self._draw(kind)
             elif action == A.TAKE_NUMBERS:
-                self._take_numbers()
+                self._take_numbers(kind)
             else:
-                self._take_money()
+                self._take_money(kind)
         elif phase == AUCTION:
-            self._bid(0 if action == A.PASS else action - A.BID_BASE)
+            self._bid(0 if action == A.PASS else action - A.BID_BASE, kind)
         elif phase == PAYMENT:
-            self._pay(action)
+            self._pay(action, kind)
         elif action == A.SKIP:
+            if self.events is not None:
+                self._say(self.actor, f"{self._name(self.actor)} skips the buy", kind)
             self._end_buy(bought=False)
         else:
-            self._buy(action - A.BUY_BASE)
+            self._buy(action - A.BUY_BASE, kind)
 
     def _raise_illegal(self, action: Any, legal: list[int]) -> None:
         try:
@@ -284,33 +293,87 @@ class DixState:
             self.masks[seat][t // NUM_NUMBERS] &= ~(1 << (t % NUM_NUMBERS))
             self._score_dirty[seat] = True
 
-    def _gain_tokens(self, seat: int, amount: int) -> None:
-        self.tokens[seat] = min(TOKEN_CAP, self.tokens[seat] + amount)  # the excess is lost
+    def _gain_tokens(self, seat: int, amount: int, source: str) -> None:
+        """``seat`` gains ``amount`` money tokens (``source`` says why, for the log); the excess over 10 is lost."""
+        before = self.tokens[seat]
+        self.tokens[seat] = min(TOKEN_CAP, before + amount)
+        if self.events is not None and amount:
+            lost = before + amount - self.tokens[seat]
+            over = f", {lost} lost over the cap of {TOKEN_CAP}" if lost else ""
+            self._say(seat, f"{self._name(seat)} gains {_tokens(amount)} {source} (now {self.tokens[seat]}{over})")
+
+    def _gain_consolation(self, seat: int) -> None:
+        self.consolation[seat] += 1
+        if self.events is not None:
+            self._say(seat, f"{self._name(seat)} gains a consolation token for the bust (now {self.consolation[seat]})")
+
+    # --- the move log ---------------------------------------------------------------------------
+    # Everything in dix is face up but the draw pile, and no event names a card before it is
+    # drawn, so every event is public as it stands (``public`` is None). Callers test
+    # ``self.events is not None`` first, so nothing is formatted when nobody records.
+    def _say(self, seat: int, text: str, kind: str = "auto") -> None:
+        self.events.append(Event(seat, text, None, kind))
+
+    def _mark(self, text: str) -> None:
+        self.events.append(Event(-1, text, None, "mark"))
+
+    def _log_start(self) -> None:
+        who = f"solo against ALIX (difficulty {self.config.difficulty})" if self.solo else f"{self.num_seats} players"
+        variants = [name for name, on in (("bust_buy", self.config.bust_buy), ("auto_pay", self.config.auto_pay)) if on]
+        extra = f", variants {', '.join(variants)}" if variants else ""
+        self._mark(f"dix, {who}{extra}: {_cards(self.pile_start)} in the draw pile, {START_TOKENS} tokens each; "
+                   f"{self._name(self.actor)} starts")
+
+    def _log_game_over(self) -> None:
+        keys = self.ranking_keys()
+        best = max(keys)
+        winners = [self._name(p) for p in range(self.num_seats) if keys[p] == best]
+        lines = ", ".join(
+            f"{self._name(p)} {keys[p][0]} points (money {keys[p][1]}, {_cards(-keys[p][2])})" for p in range(self.num_seats)
+        )
+        result = f"{winners[0]} wins" if len(winners) == 1 else f"shared win: {', '.join(winners)}"
+        self._mark(f"game over: {lines}; {result}")
 
     # --- a turn ---------------------------------------------------------------------------------
     def _start_turn(self, seat: int) -> None:
         self.active = seat
-        self._draw()  # the first draw is no choice
+        if self.events is not None:
+            self._mark(f"turn of {self._name(seat)}, {_cards(len(self.pile))} in the draw pile")
+        self._draw("auto")  # the first draw is no choice
 
-    def _draw(self) -> None:
+    def _draw(self, kind: str) -> None:
         t = self.pile.pop()
         self.pile_counts[t] -= 1
         if not self.pile:
             self.last_drawn = True
-        kind = KIND[t]
-        if kind == WILD:
+        card = KIND[t]
+        if card == WILD:
+            if self.events is not None:
+                left = (self.active + 1) % self.num_seats
+                self._say(self.active, f"{self._name(self.active)} draws {CARD_NAMES[t]}: an auction, "
+                          f"{self._name(left)} bids first", kind)
+                self._log_last_card()
             self._start_auction(t)
             return
         self.tableau[t] += 1
-        if kind == NUMBER:
+        if card == NUMBER:
             self.tableau_total += VALUE[t]
         else:
             self.tableau_total -= VALUE[t]
             self.tableau_currency += VALUE[t]
+        if self.events is not None:
+            currency = f", currency {self.tableau_currency}" if self.tableau_currency else ""
+            self._say(self.active, f"{self._name(self.active)} draws {CARD_NAMES[t]}: tableau total "
+                      f"{self.tableau_total}{currency}", kind)
+            self._log_last_card()
         if self.tableau_currency > LIMIT or (self.tableau_total > LIMIT and self.active != self.alix):
             self._bust()  # ALIX busts only on currency (solo rules)
         else:
             self._decide()
+
+    def _log_last_card(self) -> None:
+        if self.last_drawn:
+            self._mark("the draw pile is empty: this turn ends without another draw, then a final buy round")
 
     def _decide(self) -> None:
         self.phase = DECIDE
@@ -325,6 +388,8 @@ class DixState:
         self.tableau_total = -self.tableau_currency
 
     def _numbers_to_market(self) -> None:
+        if self.events is not None and (numbers := card_list(self.tableau, _NUMBERS)):
+            self._say(-1, f"to the market: {numbers}")
         tab, market = self.tableau, self.market
         for t in range(NUM_NUMBER_TYPES):
             if tab[t]:
@@ -333,6 +398,8 @@ class DixState:
         self.tableau_total = -self.tableau_currency
 
     def _discard_currency(self) -> None:
+        if self.events is not None and (currency := card_list(self.tableau, _CURRENCY)):
+            self._say(-1, f"to the discard pile: {currency}")
         tab, discard = self.tableau, self.discard
         for t in _CURRENCY:
             discard[t] += tab[t]
@@ -344,38 +411,49 @@ class DixState:
         if amount:
             for q in range(self.num_seats):
                 if q != self.active:
-                    self._gain_tokens(q, amount)
+                    self._gain_tokens(q, amount, f"for the currency on {self._name(self.active)}'s tableau")
 
-    def _take_numbers(self) -> None:
+    def _take_numbers(self, kind: str) -> None:
         p = self.active
+        if self.events is not None:
+            self._say(p, f"{self._name(p)} takes the numbers: {card_list(self.tableau, _NUMBERS) or 'none'}", kind)
         self._numbers_to_collection(p)
         self._pay_others(self.tableau_currency)
         self._discard_currency()
         self._start_buy(p, BUY_TAKE)
 
-    def _take_money(self) -> None:
-        self._gain_tokens(self.active, self.tableau_currency)
+    def _take_money(self, kind: str) -> None:
+        p = self.active
+        if self.events is not None:
+            self._say(p, f"{self._name(p)} takes the money: {card_list(self.tableau, _CURRENCY) or 'none'}", kind)
+        self._gain_tokens(p, self.tableau_currency, "from the tableau's currency")
         self._numbers_to_market()
         self._discard_currency()
         self._end_turn()
 
     def _bust(self) -> None:
         p = self.active
+        total_bust = self.tableau_total > LIMIT
+        if self.events is not None:
+            why = f"total {self.tableau_total}" if total_bust else f"currency {self.tableau_currency}"
+            self._say(p, f"{self._name(p)} busts: {why} is over {LIMIT}")
         if p == self.alix:
             # ALIX keeps her numbers and gains her token; a currency bust pays nobody.
+            if self.events is not None:
+                self._say(p, f"ALIX still takes the numbers (solo rule): {card_list(self.tableau, _NUMBERS) or 'none'}")
             self._numbers_to_collection(p)
-            self.consolation[p] += 1
+            self._gain_consolation(p)
             self._discard_currency()
             self._end_turn()
             return
         # Bust resolution order: numbers to the market; the token (or a buy, variant);
         # others paid only if the total went over 10; currency discarded.
-        self.bust_by_total = self.tableau_total > LIMIT
+        self.bust_by_total = total_bust
         self._numbers_to_market()
         if self.config.bust_buy:
             self._start_buy(p, BUY_BUST)
             return
-        self.consolation[p] += 1
+        self._gain_consolation(p)
         self._finish_bust()
 
     def _finish_bust(self) -> None:
@@ -387,6 +465,9 @@ class DixState:
     def _end_turn(self) -> None:
         if self.last_drawn:
             self.final_step = 0
+            if self.events is not None:
+                first, last = (self.active + 1) % self.num_seats, self.active
+                self._mark(f"final round: one buy each, from {self._name(first)} to {self._name(last)}")
             self._next_final_buy()
         else:
             self._start_turn((self.active + 1) % self.num_seats)
@@ -397,6 +478,8 @@ class DixState:
         if self.final_step > self.num_seats:
             self.phase = GAME_OVER
             self.actor = -1
+            if self.events is not None:
+                self._log_game_over()
             return
         self._start_buy((self.active + self.final_step) % self.num_seats, BUY_FINAL)
 
@@ -406,7 +489,9 @@ class DixState:
         self.actor = seat
         self.buy_kind = kind
 
-    def _buy(self, t: int) -> None:
+    def _buy(self, t: int, kind: str) -> None:
+        if self.events is not None:
+            self._say(self.actor, f"{self._name(self.actor)} buys {CARD_NAMES[t]} for {VALUE[t]}", kind)
         self.buy_card = t  # stays in the market until paid
         self._start_payment(self.actor, VALUE[t], PAY_BUY, duplicates_only=False)
 
@@ -416,7 +501,7 @@ class DixState:
             self._end_turn()
         elif kind == BUY_BUST:
             if not bought:
-                self.consolation[self.active] += 1  # the variant: a buy instead of the token
+                self._gain_consolation(self.active)  # the variant: a buy instead of the token
             self._finish_bust()
         else:
             self._next_final_buy()
@@ -429,7 +514,10 @@ class DixState:
         self.phase = AUCTION
         self.actor = (self.active + 1) % self.num_seats  # from the active player's left
 
-    def _bid(self, amount: int) -> None:
+    def _bid(self, amount: int, kind: str) -> None:
+        if self.events is not None:
+            name = self._name(self.actor)
+            self._say(self.actor, f"{name} bids {amount}" if amount else f"{name} passes", kind)
         if amount:
             self.high_bid = amount
             self.high_bidder = self.actor
@@ -438,9 +526,14 @@ class DixState:
             return
         # The active player bid last: the auction is over.
         if self.high_bidder >= 0:
+            if self.events is not None:
+                winner = self.high_bidder
+                self._say(winner, f"{self._name(winner)} wins {CARD_NAMES[self.auction_card]} for {self.high_bid}")
             self._start_payment(self.high_bidder, self.high_bid, PAY_AUCTION, duplicates_only=self.solo)
         else:
-            self.discard[self.auction_card] += 1  # nobody bid
+            if self.events is not None:
+                self._say(-1, f"nobody bids: {CARD_NAMES[self.auction_card]} goes to the discard pile")
+            self.discard[self.auction_card] += 1
             self.auction_card = -1
             self._decide()
 
@@ -451,16 +544,17 @@ class DixState:
         self.pay_left = amount
         self.pay_reason = reason
         self.pay_duplicates_only = duplicates_only
+        # ALIX and the auto_pay rule pay by themselves, item by item ("auto" events).
         if seat == self.alix:
-            while not self._pay(alix_payment(self.tokens[seat], self.consolation[seat], self.collections[seat])):
+            while not self._pay(alix_payment(self.tokens[seat], self.consolation[seat], self.collections[seat]), "auto"):
                 pass
         elif self.config.auto_pay:
             while not self._pay(
-                auto_pay_item(self.tokens[seat], self.consolation[seat], self.collections[seat], duplicates_only)
+                auto_pay_item(self.tokens[seat], self.consolation[seat], self.collections[seat], duplicates_only), "auto"
             ):
                 pass
 
-    def _pay(self, action: int) -> bool:
+    def _pay(self, action: int, kind: str) -> bool:
         """Hand over one item; True once the amount is covered (the game then moves on)."""
         self._legal = None
         p = self.actor
@@ -475,6 +569,10 @@ class DixState:
             self._remove_card(p, t)
             self.discard[t] += 1
             self.pay_left -= 1
+        if self.events is not None:
+            self._say(p, f"{self._name(p)} {_PAY_WORDS.get(action) or 'pays ' + CARD_NAMES[action - A.PAY_CARD_BASE]}: "
+                      + (f"{self.pay_left} to go" if self.pay_left > 0 else
+                         "paid" + (f", {-self.pay_left} of change lost" if self.pay_left else "")), kind)
         if self.pay_left > 0:
             return False
         self.pay_left = 0
@@ -482,10 +580,14 @@ class DixState:
             t, self.buy_card = self.buy_card, -1
             self.market[t] -= 1
             self._add_card(p, t)
+            if self.events is not None:
+                self._say(p, f"{self._name(p)} takes {CARD_NAMES[t]} from the market")
             self._end_buy(bought=True)
         else:
             t, self.auction_card = self.auction_card, -1
             self._add_card(p, t)
+            if self.events is not None:
+                self._say(p, f"{self._name(p)} takes {CARD_NAMES[t]}")
             self._decide()  # the active player's turn resumes
         return True
 
@@ -493,7 +595,7 @@ class DixState:
     def _play_alix(self) -> None:
         """Play ALIX's decisions (solo) until the player must act or the game is over."""
         while self.actor == ALIX_SEAT and self.phase != GAME_OVER:
-            self._apply(self.alix_action())
+            self._apply(self.alix_action(), "auto")
 
     def alix_action(self) -> int:
         """ALIX's action in the current position (solo rules; ALIX is seat 1)."""
@@ -591,6 +693,19 @@ class DixState:
 
     def _name(self, seat: int) -> str:
         return "ALIX" if seat == self.alix else f"player_{seat}"
+
+
+def card_list(counts: Sequence[int], types: range) -> str:
+    """The cards of ``types`` in a count list, one name per copy: ``B3 B3 G5`` (empty if none)."""
+    return " ".join(CARD_NAMES[t] for t in types for _ in range(counts[t]))
+
+
+def _tokens(amount: int) -> str:
+    return "1 token" if amount == 1 else f"{amount} tokens"
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
 
 
 def format_counts(counts: Sequence[int]) -> str:
