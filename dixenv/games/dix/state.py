@@ -16,14 +16,14 @@ also plays ALIX (seat 1) with the functions of ``solo.py``, so ``current_player(
 
 from __future__ import annotations
 
-import copy
 from array import array
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from dixenv.core.events import Event
-from dixenv.core.options import check_int, warn_unknown_reset_keys
+from dixenv.core.options import check_int, is_int, warn_unknown_reset_keys
 from dixenv.games.dix import actions as A
 from dixenv.games.dix.cards import (
     CARD_NAMES,
@@ -84,7 +84,12 @@ def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
 
 
 class DixState:
-    """Full state of a dix game (the only hidden thing is the order of the draw pile)."""
+    """Full state of a dix game (the only hidden thing is the order of the draw pile).
+
+    The generator is used at set-up only (the shuffle and the first player): the whole future of a
+    game is the order of its draw pile, and ALIX is deterministic, so the state keeps no generator
+    (a clone has none to copy; ``sample_hidden`` redraws the pile order).
+    """
 
     def __init__(
         self,
@@ -99,7 +104,6 @@ class DixState:
         n = config.num_players
         self.config = config
         self.num_seats = n
-        self.rng = rng
         self.solo = config.solo
         self.alix = ALIX_SEAT if config.solo else -1
         self.min_bid = SOLO_MIN_BID if config.solo else 1
@@ -128,6 +132,10 @@ class DixState:
         self.pile_start = len(self.pile)  # public: how many cards this game's pile began with
         for t in top_first:
             self.pile_counts[t] += 1
+        #: The cards of this game per type (the box, or the stacked deck): what ``check_invariants`` counts
+        #: (read-only, shared by clones).
+        self.game_cards = np.array(self.pile_counts, dtype=np.int64)
+        self.game_cards.flags.writeable = False
         # The wild on auction (-1 if none) and the market card being paid for (-1 if none).
         self.auction_card = -1
         self.buy_card = -1
@@ -220,9 +228,9 @@ class DixState:
         return []
 
     def apply_action(self, action: int) -> None:
-        """Play one action for the seat to act; ``ValueError`` (state unchanged) if it is illegal."""
+        """Play one action for the seat to act; ``ValueError`` (state unchanged) if it is illegal or no integer."""
         legal = self.legal_actions()
-        if action not in legal:
+        if action not in legal or (type(action) is not int and not is_int(action)):  # 1.0 or True are no ids
             self._raise_illegal(action, legal)
         self._apply(int(action), "move")
         if self.solo:
@@ -251,9 +259,12 @@ class DixState:
             self._buy(action - A.BUY_BASE, kind)
 
     def _raise_illegal(self, action: Any, legal: list[int]) -> None:
+        if not is_int(action):
+            names = ", ".join(f"{a} ({A.action_to_string(a)})" for a in legal)
+            raise ValueError(f"action {action!r} ({type(action).__name__}) is not an integer action id; legal: {names}")
         try:
             name = f"{action} ({A.action_to_string(int(action))})"
-        except (ValueError, TypeError):
+        except ValueError:
             name = repr(action)
         if self.phase == GAME_OVER:
             raise ValueError(f"illegal action {name}: the game is over")
@@ -651,18 +662,143 @@ class DixState:
         return None
 
     def clone(self) -> "DixState":
-        """An independent copy (its own generator state too)."""
+        """An independent copy (lists and the count buffer copied, nothing deep-copied); it records no events."""
         new = object.__new__(DixState)
-        new.__dict__.update(self.__dict__)
+        new.__dict__.update(self.__dict__)  # config, game_cards and the ints are immutable: shared
         new._buf = array("i", self._buf)
         new._make_views()
         new.pile = list(self.pile)
         new._score_dirty = list(self._score_dirty)
         new.masks = [list(m) for m in self.masks]
-        new.rng = copy.deepcopy(self.rng)
         new.events = None
         new._legal = None
         return new
+
+    def sample_hidden(self, seat: int, rng: np.random.Generator) -> "DixState":
+        """A copy of this state with the draw pile in a random order: all that ``seat`` cannot see.
+
+        In dix only the order of the draw pile is hidden (from every seat alike); everything else is
+        on the table, ALIX is deterministic and the state keeps no generator for later, so nothing
+        else is redrawn. The cards of the pile are public (``pile_counts``): they are laid out by card
+        id, a canonical order, and shuffled by ``rng.permutation``, so the sample depends only on what
+        ``seat`` knows. Distribution: exactly uniform over the distinct orders of the remaining cards,
+        which is the true posterior of a shuffled box given everything seen so far (a stacked
+        ``deck`` is treated as if it had been shuffled).
+        """
+        if not is_int(seat) or not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat {seat!r} is not a seat of this game; seats are 0 to {self.num_seats - 1}")
+        new = self.clone()
+        cards = np.repeat(_TYPE_IDS, np.frombuffer(self._buf, dtype=np.int32)[_segment_slices(self.num_seats)["pile_counts"]])
+        new.pile = rng.permutation(cards).tolist()
+        return new
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` naming the broken invariant: cards, counts, tokens, scores, phase and actor.
+
+        O(state), with numpy over the count buffer (a soak run calls it after every move); messages are
+        only formatted when a check fails.
+        """
+        n = self.num_seats
+        counts = np.frombuffer(self._buf, dtype=np.int32)
+        seg = _segment_slices(n)
+        colls = counts[seg["collections"]].reshape(n, NUM_COLLECTABLE)
+        self._check_cards(counts, seg, colls)
+        self._check_seats(counts, seg, colls)
+        tab = counts[seg["tableau"]]
+        currency = int(tab[CURRENCY_BASE:] @ _VALUES[CURRENCY_BASE:])
+        numbers = int(tab[:NUM_NUMBER_TYPES] @ _VALUES[:NUM_NUMBER_TYPES])
+        if tab[NUM_NUMBER_TYPES:CURRENCY_BASE].any():
+            raise AssertionError("a wild is in the tableau")
+        if self.tableau_currency != currency:
+            raise AssertionError(f"tableau currency sum {self.tableau_currency} != {currency} on the table")
+        if self.tableau_total != numbers - currency:
+            raise AssertionError(f"tableau total {self.tableau_total} != numbers {numbers} - currency {currency}")
+        if self.last_drawn != (not self.pile):
+            raise AssertionError(f"last_drawn={self.last_drawn} with {len(self.pile)} cards in the pile")
+        if not 0 <= self.active < n:
+            raise AssertionError(f"active seat {self.active} out of 0..{n - 1}")
+        self._check_phase()
+
+    def _check_cards(self, counts: np.ndarray, seg: dict[str, slice], colls: np.ndarray) -> None:
+        """Every card of the game in exactly one place; the pile's public counts match the pile."""
+        in_pile = np.bincount(np.asarray(self.pile, dtype=np.intp), minlength=NUM_TYPES)
+        if not (counts[seg["pile_counts"]] == in_pile).all():
+            raise AssertionError("pile_counts do not match the draw pile")
+        if not len(self.pile) <= self.pile_start == self.game_cards.sum():
+            raise AssertionError(f"{len(self.pile)} cards in the pile, pile_start {self.pile_start}")
+        placed = in_pile + counts[seg["tableau"]] + counts[seg["discard"]]
+        placed[:NUM_NUMBER_TYPES] += counts[seg["market"]]
+        placed[:NUM_COLLECTABLE] += colls.sum(axis=0)
+        if self.auction_card >= 0:
+            placed[self.auction_card] += 1
+        if not (placed == self.game_cards).all():
+            wrong = np.flatnonzero(placed != self.game_cards)
+            raise AssertionError(", ".join(
+                f"{CARD_NAMES[t]}: {placed[t]} copies on the table, the game has {self.game_cards[t]}" for t in wrong))
+
+    def _check_seats(self, counts: np.ndarray, seg: dict[str, slice], colls: np.ndarray) -> None:
+        """Tokens in range; each seat's derived counts, colour masks and cached score consistent."""
+        numbers = colls[:, :NUM_NUMBER_TYPES]
+        tokens, consolation = counts[seg["tokens"]], counts[seg["consolation"]]
+        if tokens.min() < 0 or tokens.max() > TOKEN_CAP:
+            raise AssertionError(f"tokens {tokens.tolist()}; allowed 0..{TOKEN_CAP}")
+        if consolation.min() < 0:
+            raise AssertionError(f"consolation tokens {consolation.tolist()}")
+        held_numbers = numbers.sum(axis=1)
+        if not (counts[seg["num_cards"]] == held_numbers).all():
+            raise AssertionError("num_cards do not match the collections")
+        # copies beyond the first = cards held - kinds held
+        kinds = numbers.astype(bool)
+        if not (counts[seg["dups"]] == held_numbers - kinds.sum(axis=1)).all():
+            raise AssertionError("dups do not match the collections")
+        held = (kinds.reshape(-1, 4, NUM_NUMBERS) @ _BITS).tolist()
+        if held != self.masks:
+            raise AssertionError(f"colour masks {self.masks} != the numbers held {held}")
+        for p in range(self.num_seats):
+            if not self._score_dirty[p]:
+                coll = self.collections[p]
+                score = score_collection(self.masks[p], coll[COLOUR_WILD_BASE:NUMBER_WILD_BASE], coll[NUMBER_WILD_BASE:STAR], coll[STAR])
+                if self._score[p] != score:
+                    raise AssertionError(f"{self._name(p)}: cached score {self._score[p]} != {score}")
+
+    def _check_phase(self) -> None:
+        """The phase, the seat to act and the auction, payment and buy records agree."""
+        n, phase, actor = self.num_seats, self.phase, self.actor
+        if phase == GAME_OVER:
+            if actor != -1 or self.pile or any(self.tableau) or self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("the game is over, but a seat is to act or the table is not cleared")
+            return
+        if phase not in (DECIDE, AUCTION, PAYMENT, BUY):
+            raise AssertionError(f"unknown phase {phase}")
+        where = f"in the {PHASE_NAMES[phase]} phase"
+        if not 0 <= actor < n or actor == self.alix:
+            raise AssertionError(f"seat {actor} to act {where} (ALIX's decisions are played at once)")
+        within = self.tableau_currency <= LIMIT and self.tableau_total <= LIMIT
+        if phase == DECIDE:
+            if actor != self.active or not within or self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("a draw decision off turn, over the limits or with an auction or a buy open")
+        elif phase == AUCTION:
+            if not (COLOUR_WILD_BASE <= self.auction_card < CURRENCY_BASE) or not within or self.buy_card != -1:
+                raise AssertionError(f"auction card {self.auction_card}, buy card {self.buy_card} {where}")
+            if not 0 <= self.high_bid <= A.MAX_BID or (self.high_bidder == -1) != (self.high_bid == 0):
+                raise AssertionError(f"high bid {self.high_bid} by seat {self.high_bidder}")
+        elif phase == PAYMENT:
+            if self.pay_left <= 0:
+                raise AssertionError(f"a payment with {self.pay_left} left to pay")
+            if self.pay_reason == PAY_BUY:
+                t = self.buy_card
+                if t < 0 or not self.market[t] or self.auction_card != -1 or self.pay_left > VALUE[t]:
+                    raise AssertionError(f"paying {self.pay_left} for market card {t}, auction card {self.auction_card}")
+            elif self.auction_card < 0 or actor != self.high_bidder or self.pay_left > self.high_bid:
+                raise AssertionError(f"seat {actor} pays {self.pay_left} for a wild bid {self.high_bid} by seat {self.high_bidder}")
+        else:
+            if self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("a buy phase with an auction or a buy open")
+            if self.buy_kind == BUY_FINAL:
+                if not self.last_drawn or not 1 <= self.final_step <= n or actor != (self.active + self.final_step) % n:
+                    raise AssertionError(f"final buy of seat {actor} at step {self.final_step}")
+            elif actor != self.active or (self.buy_kind == BUY_BUST and not self.config.bust_buy):
+                raise AssertionError(f"a buy {BUY_KIND_NAMES[self.buy_kind]} for seat {actor} off turn or without bust_buy")
 
     def render_text(self) -> str:
         """The whole table as text: players, tableau, market, auction or payment, the pile."""
@@ -693,6 +829,17 @@ class DixState:
 
     def _name(self, seat: int) -> str:
         return "ALIX" if seat == self.alix else f"player_{seat}"
+
+
+@lru_cache(maxsize=None)
+def _segment_slices(num_players: int) -> dict[str, slice]:
+    """``public_segments`` as slices of the count buffer (cached: read-only)."""
+    return {name: slice(start, start + size) for name, (start, size) in public_segments(num_players).items()}
+
+
+_TYPE_IDS = np.arange(NUM_TYPES)
+_VALUES = np.asarray(VALUE)
+_BITS = 1 << np.arange(NUM_NUMBERS)  # bit k-1 stands for number k in a colour mask
 
 
 def card_list(counts: Sequence[int], types: range) -> str:

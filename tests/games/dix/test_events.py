@@ -10,6 +10,7 @@ import pytest
 from dixenv import dix_v0
 from dixenv.games.dix.cards import CARD_NAMES, NUM_TYPES, parse_card
 from dixenv.games.dix.game import GAME
+from tests.games.dix.helpers import OPTION_SETS, options_id
 
 CARD = re.compile(r"(?<![\w$*#])([BGOP][1-9]|[BGOP]#|W[1-9]|\*\*|\$[1-5])(?![\w#])")
 
@@ -202,11 +203,7 @@ def random_game_events(options: dict, seed: int, deck: list[str] | None = None, 
     return env, steps
 
 
-OPTIONS = [{"num_players": 2}, {"num_players": 4, "bust_buy": True}, {"solo": True, "difficulty": 7},
-           {"num_players": 3, "auto_pay": True}]
-
-
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
 def test_every_step_logs_its_decision_first_and_the_draws_add_up(options):
     for game in range(15):
         env, steps = random_game_events(options, seed=game, choices_seed=game)
@@ -223,7 +220,7 @@ def test_every_step_logs_its_decision_first_and_the_draws_add_up(options):
             assert all(e.kind == "auto" for e in events if e.seat == 1) and not any("player_1" in e.text for e in events)
 
 
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
 def test_no_event_names_a_card_still_hidden_in_the_draw_pile(options):
     config = GAME.make_config(**options)
     box = np.array(config.box)
@@ -246,7 +243,7 @@ def test_no_event_names_a_card_still_hidden_in_the_draw_pile(options):
             env.step(int(legal[rng.integers(len(legal))]))
 
 
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", OPTION_SETS, ids=options_id)
 def test_the_log_is_the_same_whatever_the_order_of_the_cards_not_drawn_yet(options):
     # Two piles with the same top cards: the logs agree up to the first draw that differs.
     config = GAME.make_config(**options)

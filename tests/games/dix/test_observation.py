@@ -10,7 +10,7 @@ from dixenv.games.dix.cards import NUM_TYPES, parse_card
 from dixenv.games.dix.game import GAME
 from dixenv.games.dix.observation import DixObserver
 from dixenv.games.dix.state import AUCTION, BUY, PAY_BUY, PAYMENT, DixState
-from tests.games.dix.helpers import collection, new_state, play
+from tests.games.dix.helpers import collection, heuristic_policy, new_state, play, random_policy
 
 
 def expected_pieces(state: DixState, seat: int) -> dict[str, np.ndarray]:
@@ -240,7 +240,7 @@ def extremes_of_play(config, choose, games: int, seed: int) -> tuple[np.ndarray,
                 np.maximum(high, observer.tensor, out=high)
             if state.current_player() < 0:
                 break
-            state.apply_action(choose(state, observer))
+            state.apply_action(choose(state))
             steps += 1
     return low, high, steps
 
@@ -248,13 +248,7 @@ def extremes_of_play(config, choose, games: int, seed: int) -> tuple[np.ndarray,
 @pytest.mark.parametrize("options", BOUND_CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items() if k != "deck_spec") + (",deck_spec" if "deck_spec" in o else ""))
 def test_long_random_play_never_leaves_the_bounds(options):
     config = GAME.make_config(**options)
-    rng = np.random.default_rng(11)
-
-    def choose(state, observer):
-        legal = state.legal_actions()
-        return legal[rng.integers(len(legal))]
-
-    low, high, steps = extremes_of_play(config, choose, 80, seed=100)
+    low, high, steps = extremes_of_play(config, random_policy(11), 80, seed=100)
     layout = DixObserver(config).layout
     assert steps > 4_000
     assert layout.out_of_bounds(low) == [] and layout.out_of_bounds(high) == []
@@ -262,18 +256,8 @@ def test_long_random_play_never_leaves_the_bounds(options):
 
 @pytest.mark.parametrize("options", [{"num_players": 4}, {"num_players": 3, "bust_buy": True}, {"solo": True, "difficulty": 8}])
 def test_heuristic_play_never_leaves_the_bounds(options):
-    from dixenv.agents.registry import make_agent
-
     config = GAME.make_config(**options)
-    agent = make_agent("dix", "heuristic", dix_v0.raw_env(**options), seed=0)
-
-    def choose(state, observer):
-        observer.set_from(state, state.current_player())
-        mask = np.zeros(178, dtype=np.int8)
-        mask[state.legal_actions()] = 1
-        return agent.act({"observation": observer.tensor.copy(), "action_mask": mask})
-
-    low, high, _ = extremes_of_play(config, choose, 8, seed=200)
+    low, high, _ = extremes_of_play(config, heuristic_policy(**options), 8, seed=200)
     layout = DixObserver(config).layout
     assert layout.out_of_bounds(low) == [] and layout.out_of_bounds(high) == []
 
