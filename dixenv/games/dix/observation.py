@@ -108,8 +108,12 @@ def maxima(config: DixConfig) -> Maxima:
 
 
 def _top(count: int, scale: float) -> float:
-    """The encoded value of ``count`` at ``scale``, computed as the observer does (float32), so a bound is exact."""
-    return float(np.float32(count * np.float64(np.float32(scale))))
+    """The bound for counts up to ``count`` at ``scale``, computed as the observer does (float32), so it is exact.
+
+    A count that the box keeps at 0 (no duplicates in the standard 2-player box, no wild in a user's
+    box) keeps the range of one card: Gymnasium's ``check_env`` flags an entry whose low equals its high.
+    """
+    return float(np.float32(max(count, 1) * np.float64(np.float32(scale))))
 
 
 def _top_of(counts: list[int], scale: list[float] | float) -> float:
@@ -166,7 +170,7 @@ def _other_pieces(config: DixConfig) -> list[Piece]:
         Piece("tableau_total", (1,), "tableau total (numbers − currency) / 10; over 10 busts",
               low=-m.currency_sum / 10.0, high=LIMIT / 10.0),
         Piece("tableau_currency_sum", (1,), "sum of the tableau's currency cards / 10; over 10 busts (seen during a bust_buy buy)",
-              high=m.currency_sum / 10.0),
+              high=max(m.currency_sum, 1) / 10.0),  # at least one unit: see _top
         Piece("draw_pile_size", (1,), f"cards left in the draw pile / {BOX_SIZE} (the standard box, at every table)",
               high=m.cards / BOX_SIZE),
         Piece("draw_pile_fraction", (1,), "cards left in the draw pile / cards it held at the start of this game (1 → 0)"),

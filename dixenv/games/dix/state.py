@@ -304,11 +304,13 @@ class DixState:
             self.masks[seat][t // NUM_NUMBERS] &= ~(1 << (t % NUM_NUMBERS))
             self._score_dirty[seat] = True
 
-    def _gain_tokens(self, seat: int, amount: int, source: str) -> None:
-        """``seat`` gains ``amount`` money tokens (``source`` says why, for the log); the excess over 10 is lost."""
+    def _gain_tokens(self, seat: int, amount: int) -> None:
+        """``seat`` gains ``amount`` money tokens from the tableau's currency; the excess over 10 is lost."""
         before = self.tokens[seat]
         self.tokens[seat] = min(TOKEN_CAP, before + amount)
         if self.events is not None and amount:
+            source = "from the tableau's currency" if seat == self.active else \
+                f"for the currency on {self._name(self.active)}'s tableau"
             lost = before + amount - self.tokens[seat]
             over = f", {lost} lost over the cap of {TOKEN_CAP}" if lost else ""
             self._say(seat, f"{self._name(seat)} gains {_tokens(amount)} {source} (now {self.tokens[seat]}{over})")
@@ -422,7 +424,7 @@ class DixState:
         if amount:
             for q in range(self.num_seats):
                 if q != self.active:
-                    self._gain_tokens(q, amount, f"for the currency on {self._name(self.active)}'s tableau")
+                    self._gain_tokens(q, amount)
 
     def _take_numbers(self, kind: str) -> None:
         p = self.active
@@ -437,7 +439,7 @@ class DixState:
         p = self.active
         if self.events is not None:
             self._say(p, f"{self._name(p)} takes the money: {card_list(self.tableau, _CURRENCY) or 'none'}", kind)
-        self._gain_tokens(p, self.tableau_currency, "from the tableau's currency")
+        self._gain_tokens(p, self.tableau_currency)
         self._numbers_to_market()
         self._discard_currency()
         self._end_turn()
@@ -581,9 +583,7 @@ class DixState:
             self.discard[t] += 1
             self.pay_left -= 1
         if self.events is not None:
-            self._say(p, f"{self._name(p)} {_PAY_WORDS.get(action) or 'pays ' + CARD_NAMES[action - A.PAY_CARD_BASE]}: "
-                      + (f"{self.pay_left} to go" if self.pay_left > 0 else
-                         "paid" + (f", {-self.pay_left} of change lost" if self.pay_left else "")), kind)
+            self._log_payment(p, action, kind)
         if self.pay_left > 0:
             return False
         self.pay_left = 0
@@ -601,6 +601,16 @@ class DixState:
                 self._say(p, f"{self._name(p)} takes {CARD_NAMES[t]}")
             self._decide()  # the active player's turn resumes
         return True
+
+    def _log_payment(self, seat: int, action: int, kind: str) -> None:
+        item = _PAY_WORDS.get(action) or f"pays {CARD_NAMES[action - A.PAY_CARD_BASE]}"
+        if self.pay_left > 0:
+            rest = f"{self.pay_left} to go"
+        elif self.pay_left < 0:
+            rest = f"paid, {-self.pay_left} of change lost"  # a consolation token is spent whole
+        else:
+            rest = "paid"
+        self._say(seat, f"{self._name(seat)} {item}: {rest}", kind)
 
     # --- ALIX -----------------------------------------------------------------------------------
     def _play_alix(self) -> None:

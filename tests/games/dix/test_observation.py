@@ -326,3 +326,12 @@ def test_bounds_grow_with_a_users_box_and_never_clip():
     play(state, *["draw"] * 9, "take numbers")
     assert observe_piece(state, 0, "collection_numbers")[0, 0, 0] == pytest.approx(10 / 3)
     assert not DixObserver(state.config).layout.out_of_bounds(observed(state, 0))
+
+
+@pytest.mark.parametrize("options", [{"num_players": 2}, {"solo": True}, {"num_players": 2, "deck_spec": {"B1": 1, "B2": 1}}])
+def test_a_count_the_box_keeps_at_zero_keeps_the_range_of_one_card(options):
+    # The standard 2-player box has no duplicates; a box of two number cards has no wild and no
+    # currency. Gymnasium's check_env flags an entry whose low equals its high, so none is degenerate.
+    layout = DixObserver(GAME.make_config(**options)).layout
+    assert all(p.low < p.high for p in layout.pieces)
+    assert piece_bounds(GAME.make_config(**options), "duplicates")[1] == pytest.approx(0.1)
