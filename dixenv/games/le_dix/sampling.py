@@ -5,14 +5,18 @@ bit is set in ``allowed`` (another player's hand: the suits it has not shown a v
 cards and a hidden discard: every suit). ``Filling(cards, places)`` counts the ways to deal a set
 of distinct cards into the places (``count()``) and draws one of them uniformly (``sample(rng)``).
 
-Why by hand: plain rejection (shuffle, deal, retry until every void holds) gets slow late in a deal,
-when voids leave few consistent deals (measured in ``docs``/README: the acceptance rate falls under
-1% in some positions), and no well-kept library does constrained card deals. The count is exact:
+Why by hand: no well-kept library deals cards under suit restrictions, and plain rejection
+(shuffle, deal, retry until every void holds) has a long tail. Over random-play decisions of 4
+players its acceptance rate (consistent deals / all deals, computed exactly with this module) had
+a median of 0.58, but 1% of decisions were under 0.018 and the worst 6e-4 (some 1,700 tries);
+5 players: median 0.43, 1% under 0.0096. This exact sampler took a median of 0.09 ms, 99% under
+0.5 ms (5 players, the shared machine). The count is exact:
 
 * places that allow every suit (the *free* places) take whatever is left, in
-  ``multinomial(rest; their capacities)`` ways, whatever the suits of the rest;
-* the last restricted place takes ``capacity`` of the ``a`` remaining cards of its allowed suits
-  in ``C(a, capacity)`` ways (Vandermonde), so only the restricted places before it are
+  ``multinomial(rest; their capacities)`` ways, whatever the suits of the rest; places with the
+  same restriction likewise share their cards in a multinomial number of ways;
+* the last restricted group takes ``capacity`` of the ``a`` remaining cards of its allowed suits
+  in ``C(a, capacity)`` ways (Vandermonde), so only the restricted groups before it are
   enumerated: for each, how many cards of each allowed suit it gets (memoised on the remaining
   suit counts). There are at most four restricted places (five players), so this stays small.
 
@@ -64,44 +68,53 @@ def _splits(capacity: int, suits: tuple[int, ...], counts: tuple[int, ...]) -> I
             yield (y,) + tail
 
 
+def _multinomial(parts: Sequence[int]) -> int:
+    """The ways to split ``sum(parts)`` distinct cards into groups of these sizes."""
+    ways = factorial(sum(parts))
+    for k in parts:
+        ways //= factorial(k)
+    return ways
+
+
 class Filling:
     """The ways to deal one set of cards into places: ``count()`` them, ``sample(rng)`` one uniformly.
 
-    The counting recursion is memoised on the object, so counting then sampling costs one pass.
+    Places with the same allowed suits are dealt as one place of their total capacity, then split
+    (``_multinomial`` ways, whatever the cards): several seats void in the same suit cost no more
+    than one. The counting recursion is memoised on the object, so counting then sampling costs
+    one pass.
     """
 
     def __init__(self, cards: Sequence[int], places: Sequence[Place]):
         if sum(cap for cap, _ in places) != len(cards):
             raise ValueError(f"places hold {sum(cap for cap, _ in places)} cards but {len(cards)} cards are to be dealt")
-        # Enumerate the places with the fewest splits first; the last (the widest) is counted in closed form.
-        self.restricted = sorted(
-            (i for i, (_, allowed) in enumerate(places) if allowed != ALL_SUITS),
-            key=lambda i: (bin(places[i][1]).count("1"), places[i][0]),
-        )
-        self.free = [i for i, (_, allowed) in enumerate(places) if allowed == ALL_SUITS]
         self.places = places
-        self.suits = [tuple(s for s in range(NUM_SUITS) if allowed >> s & 1) for _, allowed in places]
-        rest = sum(places[i][0] for i in self.free)
-        self.free_ways = factorial(rest)
-        for i in self.free:
-            self.free_ways //= factorial(places[i][0])
+        members: dict[int, list[int]] = {}
+        for i, (_, allowed) in enumerate(places):
+            members.setdefault(allowed, []).append(i)
+        self.free = members.pop(ALL_SUITS, [])
+        # Enumerate the groups with the fewest splits first; the last (the widest) is counted in closed form.
+        masks = sorted(members, key=lambda m: (bin(m).count("1"), sum(places[i][0] for i in members[m]), m))
+        self.groups = [members[m] for m in masks]
+        self.caps = [sum(places[i][0] for i in g) for g in self.groups]
+        self.suits = [tuple(s for s in range(NUM_SUITS) if m >> s & 1) for m in masks]
+        self.split_ways = _multinomial([places[i][0] for i in self.free])
+        for g in self.groups:
+            self.split_ways *= _multinomial([places[i][0] for i in g])
         self.pool = [[c for c in sorted(cards) if SUIT_OF[c] == s] for s in range(NUM_SUITS)]
         self.counts = tuple(len(p) for p in self.pool)
         self._memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def count(self) -> int:
         """The number of ways to deal the cards into the places, filling each exactly."""
-        return self.ways(0, self.counts)
+        return self.ways(0, self.counts) * self.split_ways
 
     def ways(self, j: int, counts: tuple[int, ...]) -> int:
-        """Fillings of the restricted places ``j``… and the free places from per-suit ``counts``."""
-        r = self.restricted
-        if j == len(r):
-            return self.free_ways
-        cap = self.places[r[j]][0]
-        suits = self.suits[r[j]]
-        if j == len(r) - 1:
-            return comb(sum(counts[s] for s in suits), cap) * self.free_ways
+        """The ways to fill the restricted groups ``j``… from per-suit ``counts`` (the free places take the rest)."""
+        if j == len(self.groups):
+            return 1
+        if j == len(self.groups) - 1:
+            return comb(sum(counts[s] for s in self.suits[j]), self.caps[j])
         key = (j, counts)
         got = self._memo.get(key)
         if got is None:
@@ -110,19 +123,17 @@ class Filling:
         return got
 
     def options(self, j: int, counts: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-        """For restricted place ``j``: each per-suit split and the number of fillings that start with it."""
-        suits = self.suits[self.restricted[j]]
-        for split in _splits(self.places[self.restricted[j]][0], suits, counts):
+        """For restricted group ``j``: each per-suit split and the number of fillings that start with it."""
+        suits = self.suits[j]
+        for split in _splits(self.caps[j], suits, counts):
             rest = list(counts)
             w = 1
             for s, y in zip(suits, split):
                 w *= comb(counts[s], y)
                 rest[s] -= y
+            w *= self.ways(j + 1, tuple(rest))
             if w:
-                w *= self.ways(j + 1, tuple(rest))
-                if w:
-                    yield split, w
-
+                yield split, w
 
     def sample(self, rng: np.random.Generator) -> list[list[int]]:
         """One filling (the cards of each place, sorted), uniform among all; ``ValueError`` if there is none.
@@ -133,32 +144,33 @@ class Filling:
             raise ValueError("no way to deal these cards into these places")
         pool = [list(p) for p in self.pool]
         out: list[list[int]] = [[] for _ in self.places]
-        counts = self.counts
-        r = self.restricted
-        for j, place in enumerate(r):
-            suits = self.suits[place]
-            if j < len(r) - 1:
-                options = list(self.options(j, counts))
+        last = len(self.groups) - 1
+        for j, group in enumerate(self.groups):
+            suits = self.suits[j]
+            if j < last:
+                options = list(self.options(j, tuple(len(p) for p in pool)))
                 pick = draw_below(sum(w for _, w in options), rng)
                 for split, w in options:
                     if pick < w:
                         break
                     pick -= w
-                for s, y in zip(suits, split):
-                    out[place] += _take(pool[s], y, rng)
-            else:  # the last restricted place: any ``capacity`` of its allowed cards, uniformly
+                cards = [c for s, y in zip(suits, split) for c in _take(pool[s], y, rng)]
+            else:  # the last group: any of its allowed cards, uniformly
                 allowed = [c for s in suits for c in pool[s]]
-                chosen = set(_take(allowed, self.places[place][0], rng))
-                out[place] = list(chosen)
+                cards = _take(allowed, self.caps[j], rng)
+                chosen = set(cards)
                 for s in suits:
                     pool[s] = [c for c in pool[s] if c not in chosen]
-            counts = tuple(len(p) for p in pool)
-        rest = [c for p in pool for c in p]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
-        for place in self.free:
+            self._split(cards, group, out, rng)
+        self._split([c for p in pool for c in p], self.free, out, rng)
+        return out
+
+    def _split(self, cards: list[int], group: list[int], out: list[list[int]], rng: np.random.Generator) -> None:
+        """Deal ``cards`` uniformly into the places of ``group`` (sorted into ``out``)."""
+        cards = [cards[i] for i in rng.permutation(len(cards))]
+        for place in group:
             cap = self.places[place][0]
-            out[place], rest = rest[:cap], rest[cap:]
-        return [sorted(o) for o in out]
+            out[place], cards = sorted(cards[:cap]), cards[cap:]
 
 
 def _take(cards: list[int], k: int, rng: np.random.Generator) -> list[int]:
