@@ -64,6 +64,8 @@ class LeDixObserver:
         self.config = config
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
+        # Flat offsets: writing scalars into the flat tensor is the cheapest numpy access for the few
+        # ones of each piece (cheaper than gathering indices into a list for ``put``, measured).
         self._off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
         self._b = config.max_bid + 1
         # Per seat, the previous deal whose block was last encoded and that block's flat indices:
@@ -72,52 +74,51 @@ class LeDixObserver:
 
     def set_from(self, state: LeDixState, seat: int) -> None:
         """Write what ``seat`` may know of ``state`` into ``self.tensor``."""
-        # The vector is sparse: gather the flat indices of its ones and write them in one numpy call
-        # (``put``; a scalar numpy write costs several list appends, fancy indexing with a list more).
         t, off, n, b = self.tensor, self._off, state.num_seats, self._b
         t.fill(0.0)
         o = off["hand"]
-        on = [o + c for c in state.hands[seat]]
-        add = on.append
-        add(off["trump_card"] + state.trump_card)
-        add(off["trump_suit"] + state.trump_suit)
+        for c in state.hands[seat]:
+            t[o + c] = 1.0
+        t[off["trump_card"] + state.trump_card] = 1.0
+        t[off["trump_suit"] + state.trump_suit] = 1.0
         if state.dealer_took:
-            add(off["dealer_took_trump"])
+            t[off["dealer_took_trump"]] = 1.0
         if seat == state.dealer and state.dealer_discard is not None:
-            add(off["own_discard"] + state.dealer_discard)
-        add(off["dealer"] + (state.dealer - seat) % n)
+            t[off["own_discard"] + state.dealer_discard] = 1.0
+        t[off["dealer"] + (state.dealer - seat) % n] = 1.0
         if state.phase < NUM_PHASES:
-            add(off["phase"] + state.phase)
-        ob, ot = off["bids"], off["tricks_won"]
+            t[off["phase"] + state.phase] = 1.0
+        ob, ot, osc = off["bids"], off["tricks_won"], off["scores"]
         for s in range(n):
-            r = (s - seat) % n * b
+            r = (s - seat) % n
             bid = state.bids[s]
             if bid is not None:
-                add(ob + r + bid)
-            add(ot + r + state.tricks_won[s])
+                t[ob + r * b + bid] = 1.0
+            t[ot + r * b + state.tricks_won[s]] = 1.0
+            t[osc + r] = state.total_scores[s] / 100.0
         o = off["trick"]
-        on += [o + (s - seat) % n * NUM_CARDS + c for s, c in state.trick]
-        add(off["trick_leader"] + (state.leader - seat) % n)
+        for s, c in state.trick:
+            t[o + (s - seat) % n * NUM_CARDS + c] = 1.0
+        t[off["trick_leader"] + (state.leader - seat) % n] = 1.0
         last = state.last_trick
         if last:
             o = off["last_trick"]
-            on += [o + (s - seat) % n * NUM_CARDS + c for s, c in last]
-            add(off["last_trick_leader"] + (last[0][0] - seat) % n)
-        o = off["played"]
-        on += [o + c for c in state.played]
-        o = off["played_by"]
-        on += [o + (s - seat) % n * NUM_CARDS + c for s, c in zip(state.played_by, state.played)]
+            for s, c in last:
+                t[o + (s - seat) % n * NUM_CARDS + c] = 1.0
+            t[off["last_trick_leader"] + (last[0][0] - seat) % n] = 1.0
+        o, op = off["played"], off["played_by"]
+        for s, c in zip(state.played_by, state.played):
+            t[o + c] = 1.0
+            t[op + (s - seat) % n * NUM_CARDS + c] = 1.0
         o = off["void"]
         for s, v in enumerate(state.voids):
             if v:
                 r = o + (s - seat) % n * 4
-                on += [r + suit for suit in range(4) if v >> suit & 1]
-        add(off["deal"] + min(state.deal_index, len(state.config.deals) - 1))
-        add(off["hand_size"] + state.hand_size)
-        t.put(on, 1.0)
-        o, scores = off["scores"], state.total_scores
-        for s in range(n):
-            t[o + (s - seat) % n] = scores[s] / 100.0
+                for suit in range(4):
+                    if v >> suit & 1:
+                        t[r + suit] = 1.0
+        t[off["deal"] + min(state.deal_index, len(state.config.deals) - 1)] = 1.0
+        t[off["hand_size"] + state.hand_size] = 1.0
         prev = state.prev
         if prev is not None:
             cached, indices = self._prev_cache[seat]
