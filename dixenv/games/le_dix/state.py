@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from dixenv.core.events import Event
-from dixenv.core.options import check_int, warn_unknown_reset_keys
+from dixenv.core.options import check_int, is_int, warn_unknown_reset_keys
 from dixenv.games.le_dix import actions as A
 from dixenv.games.le_dix.cards import NUM_CARDS, SUIT_OF, SUITS, card_name, parse_card
 from dixenv.games.le_dix.config import LeDixConfig
@@ -250,16 +250,16 @@ class LeDixState:
             self.player = (self.player + 1) % self.num_seats
 
     def _play(self, card: int) -> None:
-        seat = self.player
+        seat, trick = self.player, self.trick
         self.hands[seat].remove(card)
-        if self.trick:
-            led = SUIT_OF[self.trick[0][1]]
+        if trick:
+            led = SUIT_OF[trick[0][1]]
             if SUIT_OF[card] != led:  # not following shows the seat holds none of the led suit
                 self.voids[seat] |= 1 << led
-        self.trick.append((seat, card))
+        trick.append((seat, card))
         self.played.append(card)
         self.played_by.append(seat)
-        if len(self.trick) < self.num_seats:
+        if len(trick) < self.num_seats:
             self.player = (seat + 1) % self.num_seats
             return
         winner = trick_winner(self.trick, self.trump_suit)
@@ -365,7 +365,8 @@ class LeDixState:
         random discard given the public facts, ignoring what the players' choices (bids, which
         card of several) might tell. Exact counting, no rejection (``dixenv.games.le_dix.sampling``).
         """
-        seat = check_int("seat", seat, 0, self.num_seats - 1)
+        if not is_int(seat) or not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat {seat!r} is not at the table; seats are 0..{self.num_seats - 1}")
         new = self.clone()
         new._rng, new._rng_source = None, int(rng.integers(1 << 63))  # the future deals are hidden too
         new._legal = None
@@ -385,7 +386,10 @@ class LeDixState:
             filling = Filling(unseen, places)
             worlds = filling.count() * (free if discard_unseen else 1)
             options.append((worlds, holds, discard_unseen, filling))
-        pick = draw_below(sum(o[0] for o in options), rng)
+        total = sum(o[0] for o in options)
+        if total == 0:
+            raise ValueError(f"no deal fits what player_{seat} knows: the state breaks the rules (see check_invariants)")
+        pick = draw_below(total, rng)
         for worlds, holds, discard_unseen, filling in options:
             if pick < worlds:
                 break

@@ -143,10 +143,18 @@ def test_two_stacked_games_that_differ_only_in_hidden_cards_give_the_same_sample
     assert _samples(states[0], 0, 9) == _samples(states[1], 0, 9)
 
 
-def test_sample_hidden_refuses_a_seat_that_is_not_at_the_table():
+@pytest.mark.parametrize("seat", [3, -1, 1.0, "1"])
+def test_sample_hidden_refuses_a_seat_that_is_not_at_the_table(seat):
     state = LeDixState(make_config(num_players=3), np.random.default_rng(0), {})
-    with pytest.raises(ValueError, match="seat"):
-        state.sample_hidden(3, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"not at the table; seats are 0\.\.2"):
+        state.sample_hidden(seat, np.random.default_rng(0))
+
+
+def test_sample_hidden_refuses_a_state_no_deal_fits():
+    state = LeDixState(make_config(num_players=3, deals=(4,)), np.random.default_rng(0), {})
+    state.voids[1] = 0b1111  # player_1 "showed" it holds no suit at all, yet has 4 cards
+    with pytest.raises(ValueError, match="no deal fits"):
+        state.sample_hidden(0, np.random.default_rng(0))
 
 
 # --- the exact distribution in a small case ---------------------------------------------------
