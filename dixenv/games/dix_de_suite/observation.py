@@ -222,10 +222,10 @@ class DixDeSuiteObserver:
 
     def set_from(self, state: DixDeSuiteState, seat: int) -> None:
         """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""
-        # Hot path: collect flat indices (to 0, to 1, to a value) in Python lists and write them
-        # with three fancy assignments; at these sizes numpy calls and comprehensions (a call
-        # each before Python 3.12) cost more than plain appends. The per-card and per-slot pools
-        # and the slot history are whole blocks, written with numpy.
+        # Hot path: collect flat indices (to 1, to a value) in Python lists and write them with
+        # two fancy assignments; at these sizes numpy calls and comprehensions (a call each
+        # before Python 3.12) cost more than plain appends. The per-card and per-slot pools are
+        # whole blocks, written by table lookups from the engine's arrays (``_set_pools``).
         t = self.tensor
         t.fill(0.0)
         n = self._n
@@ -344,6 +344,8 @@ class DixDeSuiteObserver:
         pool's recency 1 / (1 + newest - g) (0 for -1), and 1 for any pool (0 for -1)."""
         tables = self._tables.get(newest)
         if tables is None:
+            if len(self._tables) >= 64:  # a table is O(pools): keep the memory bounded in very long rounds
+                self._tables.clear()
             recency = [1.0 / (1 + newest - g) for g in range(newest + 1)]
             tables = np.array(recency + [0.0], dtype=np.float32), np.array([1.0] * (newest + 1) + [0.0], dtype=np.float32)
             self._tables[newest] = tables

@@ -186,3 +186,10 @@ def test_the_sampled_held_card_of_another_player_is_any_card_the_seat_has_not_se
     assert set(held) == set(range(2, 31))  # the 19 cards of the draw pile and seat 1's 21..30
     assert _chi_square(held, list(range(2, 31)), 2900) < CHI2_CRITICAL_0_001[28]
     assert {env.state.sample_hidden(1, rng).held for _ in range(20)} == {2}  # its own card
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 1.0, "0", True])
+def test_sampling_for_a_seat_that_does_not_exist_is_refused(seat):
+    env = make(DESC_2, 1, draw=[2])
+    with pytest.raises(ValueError, match="seat must be an int 0..1"):
+        env.state.sample_hidden(seat, np.random.default_rng(0))
