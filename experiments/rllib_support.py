@@ -197,9 +197,11 @@ class SnapshotOpponents(RLlibCallback):
         algorithm.set_state({"learner_group": {"learner": {"rl_module": {slot: weights for slot in slots}}}})
 
     def on_algorithm_init(self, *, algorithm: Any, **kwargs: Any) -> None:
+        """Every slot starts as the initial ``main``."""
         self.copy_main_to(algorithm, [snapshot_id(i) for i in range(self.slots)])
 
     def on_train_result(self, *, algorithm: Any, result: dict, **kwargs: Any) -> None:
+        """Refresh the oldest slot every ``every`` iterations; count snapshots in the result."""
         # Called after the iteration count went up: iterations every, 2 * every, … take a snapshot.
         if algorithm.iteration % self.every == 0:
             slot = snapshot_id(self.taken % self.slots)
@@ -229,6 +231,7 @@ def build_config(
     gamma: float = 0.995,
     entropy_coeff: float = 0.01,
     seed: int | None = 0,
+    episodes_to_numpy: bool = False,
 ) -> PPOConfig:
     """A PPO config (new API stack) training ``game`` with ``options`` (``ValueError`` on bad choices)."""
     game = resolve_game(game)
@@ -263,7 +266,7 @@ def build_config(
             num_envs_per_env_runner=envs_per_runner,
             # Episodes of card games are short, many and small: converting each one to numpy on
             # the EnvRunner costs more than it saves (measured in docs/scale.md).
-            episodes_to_numpy=False,
+            episodes_to_numpy=episodes_to_numpy,
         )
         .multi_agent(policies=set(module_ids), policy_mapping_fn=mapping, policies_to_train=trained)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec() for m in module_ids}))

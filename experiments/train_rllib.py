@@ -108,6 +108,11 @@ def training_settings(args: argparse.Namespace, options: dict[str, Any]) -> dict
     }
 
 
+def jsonable(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` with tuples as lists, as JSON writes them (so a saved and a fresh copy compare equal)."""
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in settings.items()}
+
+
 def export_name(module_id: str, trained: list[str]) -> str:
     """``final`` for the one learned module, ``final_<module>`` when each seat has its own."""
     return "final" if len(trained) == 1 else f"final_{module_id}"
@@ -143,7 +148,7 @@ def train(settings: dict[str, Any], iterations: int, out: Path, checkpoint_every
             history.append({"iteration": i, "env_steps": steps, "seconds": round(seconds, 3),
                             "returns": module_returns(result)})
             print(f"iteration {i:>3}: {steps:>6} env steps in {seconds:6.1f} s ({steps / seconds:7.0f}/s)  "
-                  f"mean return {history[-1]['returns']}", flush=True)
+                  f"mean return {history[-1]['returns'] or '(no game ended yet)'}", flush=True)
             if checkpoint_every and i % checkpoint_every == 0 and i < iterations:
                 save_checkpoint(algo, out / f"checkpoint_{i:05d}", settings, trained)
         checkpoint = save_checkpoint(algo, out / "checkpoint", settings, trained)
@@ -156,7 +161,7 @@ def train(settings: dict[str, Any], iterations: int, out: Path, checkpoint_every
     finally:
         algo.stop()
     summary = {
-        "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in settings.items()},
+        "settings": jsonable(settings),
         "checkpoint": str(checkpoint),
         "policies": exported,
         "env_steps": sum(it["env_steps"] for it in history),
@@ -171,7 +176,7 @@ def train(settings: dict[str, Any], iterations: int, out: Path, checkpoint_every
 def exported_training(settings: dict[str, Any], module_id: str) -> dict[str, Any]:
     """How a module was trained, for its policy metadata."""
     keys = ("policies", "self_play", "hidden", "train_batch_size", "num_epochs", "lr", "seed")
-    return {"module_id": module_id, **{k: (list(settings[k]) if isinstance(settings[k], tuple) else settings[k]) for k in keys}}
+    return {"module_id": module_id, **jsonable({k: settings[k] for k in keys})}
 
 
 def rebuilt_module(config: Any, module_id: str, weights: dict[str, Any]) -> Any:
@@ -184,7 +189,7 @@ def rebuilt_module(config: Any, module_id: str, weights: dict[str, Any]) -> Any:
 def save_checkpoint(algo: Any, path: Path, settings: dict[str, Any], trained: list[str]) -> Path:
     """RLlib's checkpoint at ``path`` plus ``dixenv.json`` (game, options, settings) for later exports."""
     algo.save_to_path(str(path.resolve()))
-    meta = {"settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in settings.items()}, "trained": trained}
+    meta = {"settings": jsonable(settings), "trained": trained}
     (path / CHECKPOINT_METADATA).write_text(json.dumps(meta, indent=2) + "\n")
     return path
 
@@ -227,9 +232,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Train (or export with ``--export-from``) from the command line; returns the summary."""
     args = build_parser().parse_args(argv)
     options = parse_key_values(args.option)
-    if args.export_from:
-        if args.address is None:
-            keep_local_ray_on_loopback()
+    if args.export_from:  # needs ray's code, not a running Ray
         npz, meta = export_from_checkpoint(args.export_from, args.out, args.module)
         print(f"policy: {npz} + {meta}")
         return {"policy": str(npz.with_suffix(""))}
