@@ -12,11 +12,12 @@ in dix_de_suite, where random play never sorts a rack, seats mostly play a simpl
 After every move (every ``raw_env.step``) these are checked:
 
 * the engine's own invariants (``state.check_invariants()``: cards conserved, counts in range, …);
-* every seat's observation is finite and within the observation space's bounds, its mask is the
-  legal actions for the seat to act (two or more of them when the environment plays forced moves)
-  and all zero for the others;
+* the acting seat's observation is finite and within the observation space's bounds, and its mask is
+  the legal actions (two or more of them when the environment plays forced moves);
 * the public/hidden split: the acting seat's observation and legal actions are unchanged on
-  ``state.sample_hidden(seat, rng)`` (a world redrawn from what it may know) and on ``state.clone()``;
+  ``state.sample_hidden(seat, rng)`` (a world redrawn from what it may know), whose invariants hold;
+* every ``FULL_CHECK_EVERY`` moves, at the start and at the end: every seat's observation (bounds,
+  all-zero masks for the seats not to act) and a ``state.clone()`` giving the same view;
 * rewards: "win" rewards are 0 until the end, then in [-1, 1] and summing to 0; "points" rewards
   add up to each seat's final score.
 
@@ -41,6 +42,10 @@ from typing import Any, Callable
 import numpy as np
 
 GAMES = ("le_dix", "dix_de_suite", "dix")
+#: Every this many moves (and at the start and the end of every game) every seat's observation and
+#: a clone are checked too; the acting seat, the engine's invariants and a hidden-world sample are
+#: checked after every move.
+FULL_CHECK_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -82,16 +87,16 @@ def configurations(game: str) -> list[Config]:
         for n in (2, 3, 4):
             out += [
                 _cfg(game, "sorting", num_players=n),
-                _cfg(game, "sorting", num_players=n, reshuffle=True, reward="points"),
+                _cfg(game, "sorting", num_players=n, reshuffle=True, reward="points", target_score=300),
                 _cfg(game, "sorting", num_players=n, run_bonus=True, auto_forced=False, target_score=200),
                 _cfg(game, "sorting", 0.3, num_players=n, max_turns=60, target_score=150),  # truncations too
                 _cfg(game, "heuristic", 0.05, num_players=n, target_score=200),
             ]
         out += [
-            _cfg(game, "sorting", num_players=2, two_player_run=True),
-            _cfg(game, "sorting", num_players=2, two_player_run=True, reshuffle=True, run_bonus=True),
-            _cfg(game, "sorting", num_players=4, teams=True),
-            _cfg(game, "sorting", num_players=4, teams=True, reshuffle=True, run_bonus=True, reward="points"),
+            _cfg(game, "sorting", num_players=2, two_player_run=True, target_score=300),
+            _cfg(game, "sorting", num_players=2, two_player_run=True, reshuffle=True, run_bonus=True, target_score=300),
+            _cfg(game, "sorting", num_players=4, teams=True, target_score=300),
+            _cfg(game, "sorting", num_players=4, teams=True, reshuffle=True, run_bonus=True, reward="points", target_score=300),
         ]
         return out
     if game == "dix":
@@ -202,53 +207,66 @@ class Checker:
     env: Any
     rng: np.random.Generator
     totals: dict[str, float] = field(default_factory=dict)
+    moves: int = 0
 
     def start(self) -> None:
         self.totals = dict.fromkeys(self.env.possible_agents, 0.0)
+        self.moves = -1  # the position after the reset is checked in full
         self.after_move()
 
     def after_move(self) -> None:
         env = self.env
         u = env.unwrapped
-        state = u.state
-        state.check_invariants()
-        layout = u.layout
+        u.state.check_invariants()
         to_act = env.agent_selection
         over = not env.agents or env.terminations[to_act] or env.truncations[to_act]
-        legal = [] if over else sorted(u.legal_actions())
+        self.moves += 1
+        everyone = over or self.moves % FULL_CHECK_EVERY == 0
+        truth = None
         for agent in env.agents:
+            acting = agent == to_act and not over
+            if not (acting or everyone):
+                continue
             obs = env.observe(agent)
-            bad = layout.out_of_bounds(obs["observation"])
-            assert not bad, f"{agent}'s observation is out of its bounds in {bad}"
-            mask = obs["action_mask"]
-            assert mask.dtype == np.int8, "masks are int8"
-            if agent == to_act and not over:
-                assert sorted(np.flatnonzero(mask).tolist()) == legal, f"{agent}'s mask is not its legal actions"
-                assert len(legal) >= (2 if u.auto_forced else 1), f"{agent} was asked to play a forced move"
-            else:
-                assert not mask.any(), f"{agent} has a non-zero mask but is not to act"
+            self._check_observation(u, agent, obs, acting)
+            if acting:
+                truth = obs["observation"]
         for agent in env.agents:
             self.totals[agent] += env.rewards[agent]
         if u.reward_mode == "win" and not over:
             assert all(r == 0 for r in env.rewards.values()), "win rewards before the end"
         if not over:
-            self._check_hidden_split(u, to_act)
+            seat = u._seat_of[to_act]
+            self._check_same_view(u, to_act, truth, u.state.sample_hidden(seat, self.rng), "sample_hidden")
+            if everyone:
+                self._check_same_view(u, to_act, truth, u.state.clone(), "clone")
 
-    def _check_hidden_split(self, u: Any, agent: str) -> None:
-        state = u.state
+    @staticmethod
+    def _check_observation(u: Any, agent: str, obs: dict[str, np.ndarray], acting: bool) -> None:
+        bad = u.layout.out_of_bounds(obs["observation"])
+        assert not bad, f"{agent}'s observation is out of its bounds in {bad}"
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8, "masks are int8"
+        if acting:
+            legal = sorted(u.legal_actions())
+            assert sorted(np.flatnonzero(mask).tolist()) == legal, f"{agent}'s mask is not its legal actions"
+            assert len(legal) >= (2 if u.auto_forced else 1), f"{agent} was asked to play a forced move"
+        else:
+            assert not mask.any(), f"{agent} has a non-zero mask but is not to act"
+
+    @staticmethod
+    def _check_same_view(u: Any, agent: str, truth: np.ndarray, other: Any, what: str) -> None:
+        """``other`` (a sample or a clone) must give ``agent`` the same observation and legal actions."""
         seat = u._seat_of[agent]
+        other.check_invariants()
         observer = u._observer
-        observer.set_from(state, seat)
-        truth = observer.tensor.copy()
-        legal = list(state.legal_actions())
-        for other, what in ((state.sample_hidden(seat, self.rng), "sample_hidden"), (state.clone(), "clone")):
-            other.check_invariants()
-            observer.set_from(other, seat)
-            diff = np.flatnonzero(observer.tensor != truth)
-            if len(diff):
-                pieces = sorted({p.name for p in u.layout.pieces if diff[(diff >= u.layout.slices[p.name].start) & (diff < u.layout.slices[p.name].stop)].size})
-                raise AssertionError(f"{what}({seat}) changes {agent}'s observation in {pieces}")
-            assert list(other.legal_actions()) == legal, f"{what}({seat}) changes {agent}'s legal actions"
+        observer.set_from(other, seat)
+        diff = np.flatnonzero(observer.tensor != truth)
+        if len(diff):
+            layout = u.layout
+            pieces = sorted({p.name for p in layout.pieces if ((diff >= layout.slices[p.name].start) & (diff < layout.slices[p.name].stop)).any()})
+            raise AssertionError(f"{what}({seat}) changes {agent}'s observation in {pieces}")
+        assert list(other.legal_actions()) == list(u.state.legal_actions()), f"{what}({seat}) changes {agent}'s legal actions"
 
     def finish(self) -> None:
         env = self.env
@@ -294,7 +312,8 @@ def play_one(config: Config, seed: int, env: Any | None = None, moves: list[int]
             played.append(int(action))
             env.step(action)
             checker.after_move()
-        checker.finish()
+        if moves is None or not env.agents or env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            checker.finish()  # a replay of a failure found mid-game stops where the failure was
     except Exception as exc:  # any error is a failure to report, with the moves that lead to it
         failure = SoakFailure(f"{type(exc).__name__}: {exc}")
         failure.moves = played
