@@ -68,6 +68,8 @@ class Layout:
     def out_of_bounds(self, flat: np.ndarray) -> list[str]:
         """Names of the pieces of ``flat`` with an entry outside its bounds or not finite (empty if none)."""
         bad = ~np.isfinite(flat) | (flat < self.low) | (flat > self.high)
+        if not bad.any():
+            return []
         return [p.name for p in self.pieces if bad[self.slices[p.name]].any()]
 
     def fingerprint(self) -> str:

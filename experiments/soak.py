@@ -1,0 +1,451 @@
+"""Soak test: many games of every game and configuration, every invariant checked after every move.
+
+    python -m experiments.soak --games 100000 --workers 2            # 100,000 games of each game
+    python -m experiments.soak --games 2000 --game le_dix --seed 7
+    python -m experiments.soak --replay results/soak_failure_0.json  # replay a failure, move by move
+
+Each game's games are spread over its configurations (every player count, every variant, solo at
+every difficulty, both ``auto_forced`` settings, both reward modes). Moves are random legal ones;
+in dix_de_suite, where random play never sorts a rack, seats mostly play a simple sorting rule
+(and, in some games, the real heuristic agent) with random moves mixed in, so rounds end and score.
+
+After every move (every ``raw_env.step``) these are checked:
+
+* the engine's own invariants (``state.check_invariants()``: cards conserved, counts in range, …);
+* the acting seat's observation is finite and within the observation space's bounds, and its mask is
+  the legal actions (two or more of them when the environment plays forced moves);
+* the public/hidden split: the acting seat's observation and legal actions are unchanged on
+  ``state.sample_hidden(seat, rng)`` (a world redrawn from what it may know), whose invariants hold;
+* every ``FULL_CHECK_EVERY`` moves, at the start and at the end: every seat's observation (bounds,
+  all-zero masks for the seats not to act) and a ``state.clone()`` giving the same view;
+* rewards: "win" rewards are 0 until the end, then in [-1, 1] and summing to 0; "points" rewards
+  add up to each seat's final score.
+
+A failure prints the configuration, the reset seed and the move list, and writes them to a JSON
+file that ``--replay`` plays again with the same checks, so any failure can be reproduced exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import multiprocessing as mp
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+GAMES = ("le_dix", "dix_de_suite", "dix")
+#: Every this many moves (and at the start and the end of every game) every seat's observation and
+#: a clone are checked too; the acting seat, the engine's invariants and a hidden-world sample are
+#: checked after every move.
+FULL_CHECK_EVERY = 8
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration to soak: the game, its options, and how seats choose their moves."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    policy: str = "random"  # "random"; dix_de_suite also "sorting" and "heuristic" (with random moves mixed in)
+    weight: float = 1.0  # share of the game's games (relative to its other configurations)
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def label(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.game}[{opts}]" + ("" if self.policy == "random" else f"/{self.policy}")
+
+
+def _cfg(game: str, policy: str = "random", weight: float = 1.0, **options: Any) -> Config:
+    return Config(game, tuple(sorted(options.items())), policy, weight)
+
+
+def configurations(game: str) -> list[Config]:
+    """Every configuration soaked for ``game``."""
+    if game == "le_dix":
+        out = []
+        for n in (3, 4, 5):
+            out += [
+                _cfg(game, num_players=n),
+                _cfg(game, num_players=n, scoring="oh_hell", reward="points"),
+                _cfg(game, num_players=n, hook=True, auto_forced=False),
+                _cfg(game, num_players=n, hook=True, scoring="oh_hell", deals=(3, 1, 5)),
+            ]
+        return out
+    if game == "dix_de_suite":
+        out = []
+        for n in (2, 3, 4):
+            out += [
+                _cfg(game, "sorting", num_players=n),
+                _cfg(game, "sorting", num_players=n, reshuffle=True, reward="points", target_score=300),
+                _cfg(game, "sorting", num_players=n, run_bonus=True, auto_forced=False, target_score=200),
+                _cfg(game, "sorting", 0.3, num_players=n, max_turns=60, target_score=150),  # truncations too
+                _cfg(game, "heuristic", 0.05, num_players=n, target_score=200),
+            ]
+        out += [
+            _cfg(game, "sorting", num_players=2, two_player_run=True, target_score=300),
+            _cfg(game, "sorting", num_players=2, two_player_run=True, reshuffle=True, run_bonus=True, target_score=300),
+            _cfg(game, "sorting", num_players=4, teams=True, target_score=300),
+            _cfg(game, "sorting", num_players=4, teams=True, reshuffle=True, run_bonus=True, reward="points", target_score=300),
+        ]
+        return out
+    if game == "dix":
+        out = []
+        for n in (2, 3, 4, 5):
+            out += [
+                _cfg(game, num_players=n),
+                _cfg(game, num_players=n, bust_buy=True, reward="points"),
+                _cfg(game, num_players=n, auto_pay=True, auto_forced=False),
+            ]
+        for d in range(4, 11):
+            out += [_cfg(game, solo=True, difficulty=d), _cfg(game, solo=True, difficulty=d, bust_buy=True, auto_pay=True)]
+        return out
+    raise ValueError(f"unknown game {game!r}; games are {list(GAMES)}")
+
+
+def plan(games: dict[str, int], seed: int) -> list[tuple[Config, int]]:
+    """(configuration, reset seed) for every game: each game's count spread over its configurations by weight."""
+    from dixenv.experiments.tournament import derive_seed
+
+    out: list[tuple[Config, int]] = []
+    for g_index, (game, count) in enumerate(games.items()):
+        configs = configurations(game)
+        weights = np.array([c.weight for c in configs], dtype=float)
+        shares = np.floor(count * weights / weights.sum()).astype(int)
+        shares[: count - shares.sum()] += 1  # the remainder, one each to the first configurations
+        for c_index, (config, k) in enumerate(zip(configs, shares)):
+            out += [(config, derive_seed(seed, g_index, c_index, i)) for i in range(k)]
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# moves
+
+
+class Mover:
+    """Chooses the moves of one soak game (harness code: it may read the engine's state)."""
+
+    def __init__(self, config: Config, env: Any, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.policy = config.policy
+        self.agent = None
+        if self.policy == "heuristic":
+            from dixenv.agents.registry import make_agent
+
+            self.agent = make_agent(config.game, "heuristic", env, seed=seed)
+
+    def __call__(self, env: Any) -> int:
+        legal = env.unwrapped.legal_actions()
+        if self.policy == "random" or self.rng.random() < 0.25:
+            return int(legal[self.rng.integers(len(legal))])
+        if self.agent is not None:
+            return int(self.agent.act(env.observe(env.agent_selection)))
+        return sorting_move(env.unwrapped.state)
+
+
+def sorting_move(state: Any) -> int:
+    """dix_de_suite: put every card in the slot of its tenth of the deck (a rack so filled is ascending).
+
+    With ``two_player_run`` a card that lengthens a run of an ascending rack is taken too, so that
+    rounds can end. Harness code: reads the engine's state.
+    """
+    from dixenv.games.dix_de_suite import actions as A
+    from dixenv.games.dix_de_suite.scoring import is_ascending, longest_run
+    from dixenv.games.dix_de_suite.state import PHASE_SOURCE
+
+    d = state.config.deck_size
+    rack = state.racks[state.current_player()]
+
+    def band(card: int) -> int:
+        return min(9, (card - 1) * 10 // d)
+
+    def run_slot(card: int) -> int:
+        if not state.config.two_player_run or not is_ascending(rack):
+            return -1
+        best = longest_run(rack)
+        for k in range(10):
+            trial = rack[:k] + [card] + rack[k + 1 :]
+            if is_ascending(trial) and longest_run(trial) > best:
+                return k
+        return -1
+
+    if state.phase == PHASE_SOURCE:
+        top = state.discard[-1]
+        good = band(rack[band(top)]) != band(top) or run_slot(top) >= 0
+        return A.TAKE_DISCARD if good else A.DRAW
+    k = run_slot(state.held)
+    if k >= 0:
+        return A.swap_action(k + 1)
+    slot = band(state.held)
+    if state.held_from_discard or band(rack[slot]) != slot:
+        return A.swap_action(slot + 1)
+    return A.DISCARD
+
+
+# --------------------------------------------------------------------------------------------
+# checks
+
+
+class SoakFailure(AssertionError):
+    """An invariant broke; ``moves`` is the move list (action ids) that leads there from the reset."""
+
+
+@dataclass
+class Checker:
+    """The checks made after every move of one game."""
+
+    env: Any
+    rng: np.random.Generator
+    totals: dict[str, float] = field(default_factory=dict)
+    moves: int = 0
+
+    def start(self) -> None:
+        self.totals = dict.fromkeys(self.env.possible_agents, 0.0)
+        self.moves = -1  # the position after the reset is checked in full
+        self.after_move()
+
+    def after_move(self) -> None:
+        env = self.env
+        u = env.unwrapped
+        u.state.check_invariants()
+        to_act = env.agent_selection
+        over = not env.agents or env.terminations[to_act] or env.truncations[to_act]
+        self.moves += 1
+        everyone = over or self.moves % FULL_CHECK_EVERY == 0
+        truth = None
+        for agent in env.agents:
+            acting = agent == to_act and not over
+            if not (acting or everyone):
+                continue
+            obs = env.observe(agent)
+            self._check_observation(u, agent, obs, acting)
+            if acting:
+                truth = obs["observation"]
+        for agent in env.agents:
+            self.totals[agent] += env.rewards[agent]
+        if u.reward_mode == "win" and not over:
+            assert all(r == 0 for r in env.rewards.values()), "win rewards before the end"
+        if not over:
+            seat = u._seat_of[to_act]
+            self._check_same_view(u, to_act, truth, u.state.sample_hidden(seat, self.rng), "sample_hidden")
+            if everyone:
+                self._check_same_view(u, to_act, truth, u.state.clone(), "clone")
+
+    @staticmethod
+    def _check_observation(u: Any, agent: str, obs: dict[str, np.ndarray], acting: bool) -> None:
+        bad = u.layout.out_of_bounds(obs["observation"])
+        assert not bad, f"{agent}'s observation is out of its bounds in {bad}"
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8, "masks are int8"
+        if acting:
+            legal = sorted(u.legal_actions())
+            assert sorted(np.flatnonzero(mask).tolist()) == legal, f"{agent}'s mask is not its legal actions"
+            assert len(legal) >= (2 if u.auto_forced else 1), f"{agent} was asked to play a forced move"
+        else:
+            assert not mask.any(), f"{agent} has a non-zero mask but is not to act"
+
+    @staticmethod
+    def _check_same_view(u: Any, agent: str, truth: np.ndarray, other: Any, what: str) -> None:
+        """``other`` (a sample or a clone) must give ``agent`` the same observation and legal actions."""
+        seat = u._seat_of[agent]
+        other.check_invariants()
+        observer = u._observer
+        observer.set_from(other, seat)
+        diff = np.flatnonzero(observer.tensor != truth)
+        if len(diff):
+            layout = u.layout
+            pieces = sorted({p.name for p in layout.pieces if ((diff >= layout.slices[p.name].start) & (diff < layout.slices[p.name].stop)).any()})
+            raise AssertionError(f"{what}({seat}) changes {agent}'s observation in {pieces}")
+        assert list(other.legal_actions()) == list(u.state.legal_actions()), f"{what}({seat}) changes {agent}'s legal actions"
+
+    def finish(self) -> None:
+        env = self.env
+        u = env.unwrapped
+        state = u.state
+        assert state.is_terminal() or state.is_truncated(), "the game stopped before its end"
+        assert all(env.terminations[a] or env.truncations[a] for a in env.agents), "not every agent is done"
+        if u.reward_mode == "win":
+            results = [self.totals[a] for a in env.possible_agents]
+            assert all(-1 <= r <= 1 for r in results), f"win rewards out of [-1, 1]: {results}"
+            if state.is_terminal() and len(results) == state.num_seats:
+                assert abs(sum(results)) < 1e-9, f"win rewards do not sum to 0: {results}"
+        else:
+            scores = u.scores()
+            for a in env.possible_agents:
+                assert math.isclose(self.totals[a], scores[u._seat_of[a]]), f"{a}'s points rewards do not add up to its score"
+
+
+def make_env(config: Config) -> Any:
+    """The raw env of a configuration."""
+    return importlib.import_module(f"dixenv.{config.game}_v0").raw_env(**config.kwargs)
+
+
+def play_one(config: Config, seed: int, env: Any | None = None, moves: list[int] | None = None) -> tuple[int, list[int]]:
+    """Play (or, given ``moves``, replay) one game with every check; return (moves played, move list).
+
+    Raises ``SoakFailure`` carrying the move list when a check fails.
+    """
+    env = env if env is not None else make_env(config)
+    env.reset(seed=seed)
+    checker = Checker(env, np.random.default_rng(seed + 1))
+    mover = None if moves is not None else Mover(config, env, seed + 2)
+    played: list[int] = []
+    try:
+        checker.start()
+        while env.agents and not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            if moves is not None:
+                if len(played) == len(moves):
+                    break
+                action = moves[len(played)]
+            else:
+                action = mover(env)
+            played.append(int(action))
+            env.step(action)
+            checker.after_move()
+        if moves is None or not env.agents or env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            checker.finish()  # a replay of a failure found mid-game stops where the failure was
+    except Exception as exc:  # any error is a failure to report, with the moves that lead to it
+        failure = SoakFailure(f"{type(exc).__name__}: {exc}")
+        failure.moves = played
+        failure.detail = traceback.format_exc()
+        raise failure from exc
+    return len(played), played
+
+
+# --------------------------------------------------------------------------------------------
+# running many games
+
+
+def _run_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
+    """Worker: play a chunk of games; counts per game and the failures (config, seed, moves, error)."""
+    envs: dict[Config, Any] = {}
+    games: dict[str, int] = {}
+    moves: dict[str, int] = {}
+    failures: list[dict[str, Any]] = []
+    for config, seed in chunk:
+        env = envs.get(config)
+        if env is None:
+            env = envs[config] = make_env(config)
+        games[config.game] = games.get(config.game, 0) + 1
+        try:
+            n, _ = play_one(config, seed, env)
+        except SoakFailure as fail:
+            n = len(fail.moves)
+            failures.append({"game": config.game, "options": config.kwargs, "policy": config.policy, "seed": seed,
+                             "moves": fail.moves, "error": str(fail), "traceback": fail.detail})
+        moves[config.game] = moves.get(config.game, 0) + n
+    return {"games": games, "moves": moves, "failures": failures}
+
+
+def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool = True,
+        on_failure: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Soak ``games`` (game -> number of games); the totals per game, the failures and the time."""
+    from tqdm.auto import tqdm
+
+    tasks = plan(games, seed)
+    rng = np.random.default_rng(seed)
+    tasks = [tasks[i] for i in rng.permutation(len(tasks))]  # mix configurations across chunks
+    size = max(1, min(200, math.ceil(len(tasks) / (max(workers, 1) * 20))))
+    chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+    totals = {"games": dict.fromkeys(games, 0), "moves": dict.fromkeys(games, 0), "failures": []}
+    start = time.perf_counter()
+    bar = tqdm(total=len(tasks), unit="game", desc="soak", disable=not progress, smoothing=0.05)
+
+    def add(part: dict[str, Any]) -> None:
+        for key in ("games", "moves"):
+            for game, k in part[key].items():
+                totals[key][game] += k
+        for fail in part["failures"]:
+            totals["failures"].append(fail)
+            if on_failure is not None:
+                on_failure(fail)
+        bar.update(sum(part["games"].values()))
+        bar.set_postfix(failures=len(totals["failures"]))
+
+    try:
+        if workers <= 1:
+            for chunk in chunks:
+                add(_run_chunk(chunk))
+        else:
+            with mp.get_context("spawn").Pool(workers) as pool:
+                for part in pool.imap_unordered(_run_chunk, chunks):
+                    add(part)
+    finally:
+        bar.close()
+    totals["seconds"] = time.perf_counter() - start
+    return totals
+
+
+def replay(record: dict[str, Any]) -> str | None:
+    """Replay a failure record (its moves from its reset seed) with every check; the error, or None if it passes."""
+    policy = record.get("policy", "random")
+    config = Config(record["game"], tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in record["options"].items())), policy)
+    try:
+        play_one(config, int(record["seed"]), moves=[int(a) for a in record["moves"]])
+    except SoakFailure as fail:
+        return str(fail)
+    return None
+
+
+def describe(fail: dict[str, Any]) -> str:
+    """A failure as text: what broke, and the configuration, seed and moves that reproduce it."""
+    return (
+        f"FAILURE in {fail['game']} {fail['options']} (policy {fail['policy']}), reset seed {fail['seed']}, "
+        f"after {len(fail['moves'])} moves:\n  {fail['error']}\n  moves: {fail['moves']}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; exit status 0 when every game passed, 1 on any failure."""
+    p = argparse.ArgumentParser(prog="python -m experiments.soak", description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; the record run used 100,000)")
+    p.add_argument("--game", action="append", choices=GAMES, help="soak only this game (repeatable; default all three)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", default="results/soak", help="folder for failure records and the summary (default results/soak)")
+    p.add_argument("--replay", metavar="FILE", help="replay one failure record (JSON) and report whether it still fails")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = p.parse_args(argv)
+    if args.replay:
+        record = json.loads(Path(args.replay).read_text())
+        error = replay(record)
+        print(describe({**record, "error": error}) if error else f"replayed {len(record['moves'])} moves: every check passed")
+        return 1 if error else 0
+    if args.games < 1:
+        p.error(f"--games must be at least 1, got {args.games}")
+    out = Path(args.out)
+    games = {g: args.games for g in (args.game or GAMES)}
+    written: list[Path] = []
+
+    def report(fail: dict[str, Any]) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"failure_{len(written)}.json"
+        path.write_text(json.dumps(fail, indent=1, default=str))
+        written.append(path)
+        print(f"\n{describe(fail)}\n  written to {path}; replay: python -m experiments.soak --replay {path}", file=sys.stderr)
+
+    totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report)
+    lines = [f"{'game':<14}{'games':>10}{'moves':>14}  configurations"]
+    for game in games:
+        lines.append(f"{game:<14}{totals['games'][game]:>10,}{totals['moves'][game]:>14,}  {len(configurations(game))}")
+    lines.append(f"failures: {len(totals['failures'])}; {totals['seconds']:.0f} s with {args.workers} worker(s), seed {args.seed}")
+    print("\n".join(lines))
+    out.mkdir(parents=True, exist_ok=True)
+    summary = {k: v for k, v in totals.items() if k != "failures"} | {"failures": len(totals["failures"]), "workers": args.workers,
+                                                                       "seed": args.seed, "games_per_game": args.games}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    return 1 if totals["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The soak tool: a small run of every game passes, and a broken invariant is caught and replayable."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dixenv.experiments import soak
+
+
+def test_a_small_soak_of_every_game_and_configuration_passes():
+    games = {g: len(soak.configurations(g)) for g in soak.GAMES}
+    totals = soak.run(games, seed=3, workers=1, progress=False)
+    assert totals["failures"] == []
+    assert totals["games"] == games
+    assert all(totals["moves"][g] > 10 * games[g] for g in games)
+
+
+def test_every_configuration_gets_its_share_of_games():
+    tasks = soak.plan({"dix": 1000}, seed=0)
+    assert len(tasks) == 1000
+    counts = {}
+    for config, _ in tasks:
+        counts[config] = counts.get(config, 0) + 1
+    assert set(counts) == set(soak.configurations("dix"))
+    solo = [c for c in counts if dict(c.options).get("solo")]
+    assert {dict(c.options)["difficulty"] for c in solo} == set(range(4, 11))
+    assert len({seed for _, seed in tasks}) == 1000
+
+
+def test_the_sorting_policy_finishes_dix_de_suite_rounds():
+    config = soak.Config("dix_de_suite", (("num_players", 3), ("target_score", 100)), "sorting")
+    n, moves = soak.play_one(config, seed=5)
+    assert n == len(moves) and n < 3000
+
+
+def _break_observation_after(monkeypatch, moves: int):
+    """Make the dix observer write an out-of-bounds value once the draw pile is down to ``moves`` cards."""
+    from dixenv.games.dix.observation import DixObserver
+
+    original = DixObserver.set_from
+
+    def broken(self, state, seat):
+        original(self, state, seat)
+        if len(state.pile) <= moves:
+            self.tensor[0] = 7.0  # collection_numbers is 0..1
+
+    monkeypatch.setattr(DixObserver, "set_from", broken)
+
+
+def test_a_broken_invariant_is_reported_with_the_moves_that_replay_it(monkeypatch, tmp_path):
+    config = soak.Config("dix", (("num_players", 3),))
+    _break_observation_after(monkeypatch, 40)
+    with pytest.raises(soak.SoakFailure, match="out of its bounds in \\['collection_numbers'\\]") as info:
+        soak.play_one(config, seed=11)
+    moves = info.value.moves
+    assert moves, "the failure comes with the moves that lead to it"
+    record = {"game": "dix", "options": {"num_players": 3}, "policy": "random", "seed": 11, "moves": moves}
+    path = tmp_path / "failure.json"
+    path.write_text(json.dumps(record))
+    assert "collection_numbers" in soak.replay(json.loads(path.read_text()))
+    assert soak.main(["--replay", str(path)]) == 1
+    monkeypatch.undo()
+    assert soak.replay(record) is None, "with the bug gone the same moves pass every check"
+
+
+def test_the_command_line_writes_a_summary_and_returns_zero(tmp_path, capsys):
+    assert soak.main(["--games", "4", "--game", "le_dix", "--out", str(tmp_path), "--no-progress"]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == {"le_dix": 4} and summary["failures"] == 0
+    assert "le_dix" in capsys.readouterr().out
+
+
+def test_a_failure_in_a_worker_run_is_collected(monkeypatch):
+    from dixenv.games.le_dix.state import LeDixState
+
+    def broken(self):
+        raise AssertionError("planted")
+
+    monkeypatch.setattr(LeDixState, "check_invariants", broken)
+    totals = soak.run({"le_dix": 2}, seed=0, workers=1, progress=False)
+    assert len(totals["failures"]) == 2 and all("planted" in f["error"] for f in totals["failures"])
+    assert all(isinstance(f["seed"], int) for f in totals["failures"])
+    assert np.all([f["moves"] == [] for f in totals["failures"]])
