@@ -430,12 +430,15 @@ def _single_env(env_id: str, options: dict[str, Any]) -> SingleAgentEnv:
         import dixenv  # noqa: F401  (registers the ids; a no-op once imported)
     if env_id not in gymnasium.registry:
         raise ValueError(f"unknown env id {env_id!r}; dixenv's single-agent ids: {list(VECTOR_IDS)}")
-    if "max_episode_steps" in options or gymnasium.spec(env_id).max_episode_steps is not None:
-        raise ValueError("max_episode_steps is not supported by dixenv.vector (dix_de_suite has its own max_turns option)")
-    env = gymnasium.make(env_id, disable_env_checker=True, **options).unwrapped
-    if not isinstance(env, SingleAgentEnv):
+    no_limit = ValueError("max_episode_steps is not supported by dixenv.vector (dix_de_suite has its own max_turns option)")
+    if "max_episode_steps" in options:
+        raise no_limit
+    env = gymnasium.make(env_id, disable_env_checker=True, **options)
+    if not isinstance(env.unwrapped, SingleAgentEnv):
         raise ValueError(f"{env_id!r} is not a dixenv single-agent env; ids: {list(VECTOR_IDS)}")
-    return env
+    if env.spec is not None and env.spec.max_episode_steps is not None:
+        raise no_limit
+    return env.unwrapped
 
 
 def _opponents(single: SingleAgentEnv, n: int) -> tuple[list[dict[int, Any]], dict[int, Any], list[list[Any]]]:
