@@ -398,11 +398,12 @@ def run_vector(args: argparse.Namespace) -> None:
     print(f"\nvector envs: learner steps/s with random legal actions, random opponents ({args.seconds:g} s per row, best of {args.rounds})")
     results = measure_all(specs, args.seconds, args.rounds)
     print_vector_table(results)
-    print("\nbytes per game (slot), tracemalloc growth from 16 to 80 games: after reset / after 64 random steps")
-    for env_id in args.vector_ids:
-        for kind in ("VectorEnv", "DummyVecEnv"):
-            reset_bytes, playing_bytes = slot_bytes(kind, env_id, options[env_id], args.seed)
-            print(f"  {short_id(env_id):<16} {kind:<11} {reset_bytes:>10,.0f} B {playing_bytes:>10,.0f} B")
+    if not args.no_memory:
+        print("\nbytes per game (slot), tracemalloc growth from 16 to 80 games: after reset / after 64 random steps")
+        for env_id in args.vector_ids:
+            for kind in ("VectorEnv", "DummyVecEnv"):
+                reset_bytes, playing_bytes = slot_bytes(kind, env_id, options[env_id], args.seed)
+                print(f"  {short_id(env_id):<16} {kind:<11} {reset_bytes:>10,.0f} B {playing_bytes:>10,.0f} B")
     if args.profile_vector:
         n = max(args.num_envs)
         stepper = VectorStepper("VectorEnv", args.profile_vector, n, vector_options(args.profile_vector, args.players[0]), args.seed)
@@ -586,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=dixenv.GAMES, default=list(dixenv.GAMES), help="games to measure (default: all that import)")
     parser.add_argument("--players", type=int, nargs="+", default=[3], help="player counts (default 3, like the oh_hell reference)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel oh_hell reference")
-    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurements (one env, bytes per vector slot)")
     parser.add_argument("--profile", metavar="GAME", choices=dixenv.GAMES, help="also print a cProfile of GAME's env() random play")
     parser.add_argument("--profile-top", type=int, default=25, help="lines of the profile to print (default 25)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the envs and the precomputed uniforms")

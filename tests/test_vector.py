@@ -403,3 +403,31 @@ def test_maskable_ppo_trains_on_sb3_vec_env_and_logs_episodes_through_gymnasium_
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, device="cpu", seed=0)
     model.learn(total_timesteps=128)
     assert model.num_timesteps >= 128 and len(model.ep_info_buffer) > 0  # "episode" infos reached SB3's logger
+
+
+# --- the benchmark's vector and training tables ------------------------------------------------------
+
+
+def test_bench_vector_table_measures_every_kind_against_dummy_vec_env(capsys):
+    from dixenv.experiments import bench
+
+    bench.main(["--no-single", "--vector", "--vector-ids", "dixenv/DixSolo-v0", "--num-envs", "2", "--seconds", "0.05", "--rounds", "1", "--no-memory"])
+    out = capsys.readouterr().out
+    rows = {line.split()[2]: line.split() for line in out.splitlines() if line.startswith("DixSolo-v0")}
+    assert set(rows) == {"VectorEnv", "SB3VecEnv", "DummyVecEnv"}
+    assert rows["DummyVecEnv"][-1] == "1.00" and float(rows["VectorEnv"][3].replace(",", "")) > 0
+
+
+def test_bench_slot_bytes_counts_what_each_extra_game_holds():
+    from dixenv.experiments.bench import slot_bytes
+
+    after_reset, playing = slot_bytes("VectorEnv", "dixenv/DixSolo-v0", {}, seed=0, sizes=(2, 6))
+    assert 1_000 < after_reset < 1_000_000 and 1_000 < playing < 1_000_000
+
+
+def test_bench_training_run_splits_its_time_into_env_rollout_and_updates():
+    pytest.importorskip("sb3_contrib")
+    from dixenv.experiments.bench import train_run
+
+    result = train_run("SB3VecEnv", "dixenv/DixSolo-v0", 2, {}, timesteps=32, rollout=32, seed=0)
+    assert result.steps >= 32 and 0 < result.env_seconds < result.rollout_seconds < result.seconds
