@@ -31,16 +31,18 @@ at ``--num-envs`` N = 1 16 64 256 by default) three ways, interleaved in the sam
 * ``DummyVecEnv``  SB3's ``DummyVecEnv`` of N ``gymnasium.make`` envs, masks by ``get_action_masks``;
 
 every learner action uniformly random among the legal ones (one ``argmax`` over precomputed noise,
-the same for all three), opponents random (``opponents="random"``: one agent per game), and the
-bytes each extra game (slot) holds, by tracemalloc. ``--profile-vector ID`` prints a cProfile of
-``VectorEnv`` random play at the largest N.
+the same for all three), opponents random (``opponents="random"``: one agent per game), every row
+on games of its own (seeds 10,000 apart), and the bytes each extra game (slot) holds, by tracemalloc. ``--profile-vector ID`` profiles ``VectorEnv``
+and ``DummyVecEnv`` random play at the largest N (cProfile): the time by part of the code (engines,
+encoders, adapters, agents, …) and VectorEnv's top functions.
 
 ``--train`` adds a third: end-to-end sb3-contrib MaskablePPO on ``--train-id`` at ``--train-num-envs``
 N = 1 16 64, on ``SB3VecEnv`` and on ``DummyVecEnv`` with the same hyper-parameters (a rollout of
 ``--train-rollout`` steps in all, i.e. ``n_steps = rollout / N``, minibatches of 256, 10 epochs), and
 where the time goes: the environment (inside the VecEnv: steps, resets, masks), the rest of the
-rollout (the policy's forward passes, the buffer) and the gradient updates. ``--profile-train``
-prints a cProfile of the SB3VecEnv run at the largest N.
+rollout (the policy's forward passes, the buffer) and the gradient updates; torch runs on
+``--torch-threads`` threads (1 by default: on a shared machine more threads thrash).
+``--profile-train`` profiles the SB3VecEnv run at the largest N (time by part, top functions).
 """
 
 from __future__ import annotations
@@ -311,6 +313,16 @@ def make_vector(kind: str, env_id: str, num_envs: int, options: dict, seed: int)
     return env, (lambda: get_action_masks(env)), env.step, int(env.action_space.n)
 
 
+def distinct_seed(seed: int, k: int) -> int:
+    """The ``k``-th measurement's seed: its games differ from every other measurement's.
+
+    Slot i of a vector env seeded s plays the game of seed s + i, so equal seeds would replay the
+    same games in every row, and a process-wide memo (the dix scorer's) would make later rows
+    cheaper than earlier ones. Rows stay below 10,000 games.
+    """
+    return seed + 10_000 * k
+
+
 class VectorStepper:
     """One vector env of one kind, built once and stepped with random legal actions for a while at a time."""
 
@@ -365,6 +377,50 @@ def slot_bytes(kind: str, env_id: str, options: dict, seed: int, sizes: tuple[in
     return (held[1][0] - held[0][0]) / added, (held[1][1] - held[0][1]) / added
 
 
+#: Where a profiled function lives -> the part it is counted in (first match wins). A function of
+#: no part (C builtins, numpy, dixenv.core helpers) is counted in the parts of its callers, in
+#: proportion to the time each caller spent in it; what is left is "other".
+PARTS = (
+    ("adapters (dixenv.vector, the AEC adapter, single-agent wrappers)", ("dixenv/vector.py", "dixenv/core/aec.py", "dixenv/wrappers/")),
+    ("encoders (games/*/observation.py)", ("observation.py",)),
+    ("engines (games/*: rules, scoring, ALIX)", ("dixenv/games/",)),
+    ("agents (opponents)", ("/agents/",)),
+    ("torch", ("/torch/",)),
+    ("stable-baselines3, sb3-contrib", ("/stable_baselines3/", "/sb3_contrib/")),
+    ("gymnasium", ("/gymnasium/",)),
+    ("the bench's own loop", ("experiments/bench.py",)),
+)
+
+
+def _part(filename: str) -> str | None:
+    path = filename.replace("\\", "/")
+    return next((name for name, marks in PARTS if any(m in path for m in marks)), None)
+
+
+def print_parts(stats: pstats.Stats) -> None:
+    """Own time (tottime) of the profiled run summed by part of the code, largest first."""
+    table = stats.stats  # type: ignore[attr-defined]  # key -> (calls, calls, tottime, cumtime, callers)
+    totals: dict[str, float] = {}
+
+    def charge(key: tuple, seconds: float, depth: int) -> None:
+        part = _part(key[0])
+        callers = table[key][4] if key in table else {}
+        if part is None and callers and depth < 8:  # up the call graph, split by each caller's share
+            whole = sum(t[2] for t in callers.values()) or 1.0
+            for caller, timing in callers.items():
+                charge(caller, seconds * timing[2] / whole, depth + 1)
+            return
+        part = part or "other (numpy, builtins, helpers)"
+        totals[part] = totals.get(part, 0.0) + seconds
+
+    for key, (_, _, tottime, _, _) in table.items():
+        charge(key, tottime, 0)
+    whole = sum(totals.values()) or 1.0
+    print("own time by part (helpers and builtins counted in the part that called them):")
+    for part, seconds in sorted(totals.items(), key=lambda kv: -kv[1]):
+        print(f"  {100 * seconds / whole:5.1f}%  {part}")
+
+
 def print_vector_table(results: list[Result]) -> None:
     """The vector table: id, N, kind, learner steps/s, episodes/s, µs per learner step, ratio to DummyVecEnv."""
     dummy = {(r.game, r.players): r for r in results if r.mode == "DummyVecEnv"}
@@ -376,22 +432,18 @@ def print_vector_table(results: list[Result]) -> None:
 
 
 def run_vector(args: argparse.Namespace) -> None:
-    """The vector table, bytes per slot, and optionally a profile of VectorEnv random play."""
-    try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
-        print("\nvector table: skipped, it needs the train extra (stable-baselines3, sb3-contrib)")
-        return
+    """The vector table and the bytes per slot."""
     options = {env_id: vector_options(env_id, args.players[0]) for env_id in args.vector_ids}
     specs: list[Spec] = []
     for env_id in args.vector_ids:
         for n in args.num_envs:
             for kind in ("VectorEnv", "SB3VecEnv", "DummyVecEnv"):
                 stepper: dict[str, VectorStepper] = {}
+                seed = distinct_seed(args.seed, len(specs))
 
-                def fn(seconds: float, kind=kind, env_id=env_id, n=n, stepper=stepper) -> tuple[int, int, float]:
+                def fn(seconds: float, kind=kind, env_id=env_id, n=n, stepper=stepper, seed=seed) -> tuple[int, int, float]:
                     if "s" not in stepper:  # built on first use, kept for the later rounds
-                        stepper["s"] = VectorStepper(kind, env_id, n, options[env_id], args.seed)
+                        stepper["s"] = VectorStepper(kind, env_id, n, options[env_id], seed)
                     return stepper["s"].run(seconds)
 
                 specs.append(((short_id(env_id), n, kind), fn))
@@ -404,16 +456,22 @@ def run_vector(args: argparse.Namespace) -> None:
             for kind in ("VectorEnv", "DummyVecEnv"):
                 reset_bytes, playing_bytes = slot_bytes(kind, env_id, options[env_id], args.seed)
                 print(f"  {short_id(env_id):<16} {kind:<11} {reset_bytes:>10,.0f} B {playing_bytes:>10,.0f} B")
-    if args.profile_vector:
-        n = max(args.num_envs)
-        stepper = VectorStepper("VectorEnv", args.profile_vector, n, vector_options(args.profile_vector, args.players[0]), args.seed)
+
+
+def profile_vector(args: argparse.Namespace) -> None:
+    """cProfiles of VectorEnv and DummyVecEnv random play at the largest N: time by part, VectorEnv's top functions."""
+    env_id, n = args.profile_vector, max(args.num_envs)
+    for k, kind in enumerate(("VectorEnv", "DummyVecEnv")):
+        stepper = VectorStepper(kind, env_id, n, vector_options(env_id, args.players[0]), distinct_seed(args.seed, 1000 + k))
         profiler = cProfile.Profile()
         profiler.enable()
-        steps, episodes, _ = stepper.run(args.seconds)
+        steps, _, _ = stepper.run(args.seconds)
         profiler.disable()
-        print(f"\ncProfile of VectorEnv({args.profile_vector}, {n}) random play: {steps} learner steps (profiling overhead included)")
-        stats = pstats.Stats(profiler, stream=sys.stdout).strip_dirs()
-        stats.sort_stats("tottime").print_stats(args.profile_top)
+        print(f"\ncProfile of {kind}({env_id}, {n}) random play: {steps} learner steps (profiling overhead included)")
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        print_parts(stats)
+        if kind == "VectorEnv":
+            stats.strip_dirs().sort_stats("tottime").print_stats(args.profile_top)
 
 
 # --- end-to-end training --------------------------------------------------------------------------
@@ -429,6 +487,7 @@ class TrainResult:
     seconds: float
     env_seconds: float  # inside the VecEnv: step, reset, masks
     rollout_seconds: float  # collecting rollouts, env included
+
     @property
     def steps_per_s(self) -> float:
         """Training steps (env steps) per second."""
@@ -500,11 +559,8 @@ def train_run(kind: str, env_id: str, num_envs: int, options: dict, timesteps: i
 
 def run_train(args: argparse.Namespace) -> None:
     """The training table: MaskablePPO steps/s on SB3VecEnv and DummyVecEnv, and where the time goes."""
-    try:
-        import torch
-    except ImportError:
-        print("\ntraining table: skipped, it needs the train extra (torch, stable-baselines3, sb3-contrib)")
-        return
+    import torch
+
     if args.torch_threads:
         torch.set_num_threads(args.torch_threads)
     options = vector_options(args.train_id, args.players[0])
@@ -513,11 +569,26 @@ def run_train(args: argparse.Namespace) -> None:
         f"steps (n_steps = rollout / N), batch 256, 10 epochs; torch {torch.__version__}, {torch.get_num_threads()} threads"
     )
     train_run("SB3VecEnv", args.train_id, 4, options, 256, 256, args.seed)  # warm-up: torch's first calls are slow
-    results = []
-    for n in args.train_num_envs:
+    results: list[TrainResult] = []
+    for n in args.train_num_envs if args.train else ():
         for kind in ("SB3VecEnv", "DummyVecEnv"):
             print(f"  training on {kind} of {n} ...", file=sys.stderr, flush=True)
-            results.append(train_run(kind, args.train_id, n, options, args.train_steps, args.train_rollout, args.seed))
+            seed = distinct_seed(args.seed, len(results) + 1)
+            results.append(train_run(kind, args.train_id, n, options, args.train_steps, args.train_rollout, seed))
+    if results:
+        print_train_table(results)
+    if args.profile_train:
+        n = max(args.train_num_envs)
+        profiler = cProfile.Profile()
+        train_run("SB3VecEnv", args.train_id, n, options, args.train_steps, args.train_rollout, distinct_seed(args.seed, 1000), profiler)
+        print(f"\ncProfile of MaskablePPO on SB3VecEnv of {n} (profiling overhead included)")
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        print_parts(stats)
+        stats.strip_dirs().sort_stats("tottime").print_stats(args.profile_top)
+
+
+def print_train_table(results: list[TrainResult]) -> None:
+    """The training table: N, kind, steps/s, ratio to DummyVecEnv, and the split of the time."""
     print(f"{'N':>4}  {'kind':<11} {'steps/s':>9} {'x Dummy':>8} {'env %':>6} {'policy %':>9} {'updates %':>10} {'µs/step: env':>13} {'learner':>8}")
     dummy = {r.num_envs: r for r in results if r.kind == "DummyVecEnv"}
     for r in results:
@@ -530,13 +601,6 @@ def run_train(args: argparse.Namespace) -> None:
             f"{100 * (r.seconds - r.rollout_seconds) / r.seconds:>10.1f} {env_us:>13.1f} {learner_us:>8.1f}"
         )
     print("(env: inside the VecEnv; policy: the rest of the rollouts, mostly forward passes; updates: the gradient epochs)")
-    if args.profile_train:
-        n = max(args.train_num_envs)
-        profiler = cProfile.Profile()
-        train_run("SB3VecEnv", args.train_id, n, options, args.train_steps, args.train_rollout, args.seed, profiler)
-        print(f"\ncProfile of MaskablePPO on SB3VecEnv of {n} (profiling overhead included)")
-        stats = pstats.Stats(profiler, stream=sys.stdout).strip_dirs()
-        stats.sort_stats("tottime").print_stats(args.profile_top)
 
 
 # --- main -----------------------------------------------------------------------------------------
@@ -596,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     vector.add_argument("--vector", action="store_true", help="add the VectorEnv / SB3VecEnv / DummyVecEnv table and bytes per slot")
     vector.add_argument("--vector-ids", nargs="+", default=["dixenv/DixSolo-v0", "dixenv/LeDix-v0"], metavar="ID", help="single-agent ids (default DixSolo-v0 and LeDix-v0; versus ids get --players[0] seats and random opponents)")
     vector.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 64, 256], metavar="N", help="games per vector env (default 1 16 64 256)")
-    vector.add_argument("--profile-vector", metavar="ID", help="also print a cProfile of VectorEnv(ID) random play at the largest N")
+    vector.add_argument("--profile-vector", metavar="ID", help="also profile VectorEnv(ID) and DummyVecEnv random play at the largest N: time by part, top functions")
     vector.add_argument("--train", action="store_true", help="add the end-to-end MaskablePPO table")
     vector.add_argument("--train-id", default="dixenv/DixSolo-v0", metavar="ID", help="id to train on (default dixenv/DixSolo-v0)")
     vector.add_argument("--train-num-envs", type=int, nargs="+", default=[1, 16, 64], metavar="N", help="games per VecEnv (default 1 16 64)")
@@ -685,9 +749,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_extra_tables(args: argparse.Namespace) -> None:
-    """The vector and training tables, when asked for."""
-    if args.vector or args.profile_vector:
+    """The vector and training tables and profiles, when asked for (they need the train extra)."""
+    if not (args.vector or args.profile_vector or args.train or args.profile_train):
+        return
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        print("\nvector and training tables: skipped, they need the train extra (torch, stable-baselines3, sb3-contrib)")
+        return
+    if args.vector:
         run_vector(args)
+    if args.profile_vector:
+        profile_vector(args)
     if args.train or args.profile_train:
         run_train(args)
 
