@@ -124,8 +124,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         size = self.single_observation_space.shape[0]
         self._obs = np.zeros((n, size), dtype=np.float32)
         self._masks = np.zeros((n, num_actions), dtype=np.int8)
-        self._batch_obs = np.zeros((n, size), dtype=np.float32)  # what a BatchPolicy is shown
-        self._batch_masks = np.zeros((n, num_actions), dtype=bool)
+        # What a BatchPolicy is shown (allocated only when one plays).
+        self._batch_obs = np.zeros((n if self._batched else 0, size), dtype=np.float32)
+        self._batch_masks = np.zeros((n if self._batched else 0, num_actions), dtype=bool)
 
     # --- Gymnasium vector API -----------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):

@@ -431,3 +431,27 @@ def test_bench_training_run_splits_its_time_into_env_rollout_and_updates():
 
     result = train_run("SB3VecEnv", "dixenv/DixSolo-v0", 2, {}, timesteps=32, rollout=32, seed=0)
     assert result.steps >= 32 and 0 < result.env_seconds < result.rollout_seconds < result.seconds
+
+
+def test_performance_doc_examples_and_prototype_run():
+    """docs/performance.md's Python blocks run, and its batched prototype keeps every card once."""
+    import re
+    from pathlib import Path
+
+    pytest.importorskip("sb3_contrib")
+    text = (Path(__file__).resolve().parent.parent / "docs" / "performance.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    namespace: dict = {}
+    for block in blocks:
+        namespace = {}
+        exec(compile(block, "docs/performance.md", "exec"), namespace)  # noqa: S102  (our own documentation)
+    batch = namespace["Batch"](4, seed=0)  # the prototype is the last block
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        for g in range(batch.n):
+            held = [batch.held[g]] if batch.phase[g] > 0 else []
+            cards = [*batch.racks[g].ravel(), *batch.pile[g, : batch.top[g]], *batch.disc[g, : batch.dlen[g]], *held]
+            assert sorted(cards) == list(range(1, 41))
+        batch.encode()
+        batch.step(random_masked(batch.masks(), rng))
