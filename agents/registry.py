@@ -20,14 +20,17 @@ from dixenv.agents.base import Agent
 AGENTS: dict[str, dict[str, str]] = {
     "le_dix": {
         "random": "dixenv.agents.base:RandomAgent",
+        "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.le_dix_heuristic:LeDixHeuristic",
     },
     "dix_de_suite": {
         "random": "dixenv.agents.base:RandomAgent",
+        "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.dix_de_suite_heuristic:DixDeSuiteHeuristic",
     },
     "dix": {
         "random": "dixenv.agents.base:RandomAgent",
+        "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.dix_heuristic:DixHeuristic",
         "alix": "dixenv.agents.alix:AlixAgent",
     },
@@ -93,13 +96,22 @@ def parse_key_values(items: Iterable[str], what: str = "option") -> dict[str, An
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"alix:difficulty=6,foo=bar"`` into ``("alix", {"difficulty": 6, "foo": "bar"})``."""
+    """Split ``"alix:difficulty=6,foo=bar"`` into ``("alix", {"difficulty": 6, "foo": "bar"})``.
+
+    A saved policy takes its path first: ``"policy:runs/le_dix/final"`` or
+    ``"policy:runs/le_dix/final.npz,deterministic=False"`` (``path=`` may also be written out).
+    """
     name, _, rest = str(spec).partition(":")
     name = name.strip().lower()
     if not name:
         raise ValueError(f"agent spec {spec!r} has no agent name")
     items = [p for p in rest.split(",") if p.strip()] if rest else []
-    return name, parse_key_values(items, what=f"parameter of agent {name!r}")
+    if name == "policy" and items and "=" not in items[0]:
+        items[0] = f"path={items[0].strip()}"
+    params = parse_key_values(items, what=f"parameter of agent {name!r}")
+    if name == "policy" and "path" in params:
+        params["path"] = str(params["path"]) if not isinstance(params["path"], str) else params["path"]
+    return name, params
 
 
 def agent_class(game: str, name: str) -> type:

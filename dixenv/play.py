@@ -166,20 +166,28 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options of a command line: ``--option KEY=VALUE``, ``--players``, ``--solo``, ``--difficulty``."""
+    from dixenv.agents.registry import parse_key_values
+
+    options = parse_key_values(args.option)
+    if args.players is not None:
+        options["num_players"] = args.players
+    if args.solo:
+        options["solo"] = True
+    if args.difficulty is not None:
+        options["difficulty"] = args.difficulty
+    return options
+
+
 def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn: PrintFn = print) -> int:
     """Run the command line; returns the exit status (0 finished, 1 abandoned, 2 bad arguments)."""
-    from dixenv.agents.registry import agent_class, env_module, make_agent, parse_key_values, resolve_game
+    from dixenv.agents.registry import agent_class, env_module, make_agent, resolve_game
 
     args = build_parser().parse_args(argv)
     try:
         game = resolve_game(args.game)
-        options = parse_key_values(args.option)
-        if args.players is not None:
-            options["num_players"] = args.players
-        if args.solo:
-            options["solo"] = True
-        if args.difficulty is not None:
-            options["difficulty"] = args.difficulty
+        options = game_options(args)
         env = env_module(game).raw_env(**options)
         agents = list(env.possible_agents)
         if not 0 <= args.seat < len(agents):

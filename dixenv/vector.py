@@ -197,17 +197,20 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """The ``(num_envs, num_actions)`` bool mask of each game's legal learner actions (a new array)."""
         return self._masks.astype(bool)
 
-    def render(self) -> tuple[str, ...] | None:
-        """Each game's table as text (``render_mode="ansi"``), or printed (``"human"``)."""
+    def render(self) -> tuple[Any, ...] | None:
+        """Each game rendered as a single env renders it (``ansi`` text, ``rgb_array`` picture, ``human`` printed)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'.")
-            return None
-        texts = tuple(state.render_text() for state in self._states)
-        if self.render_mode == "human":
-            for i, text in enumerate(texts):
-                print(f"--- game {i} ---\n{text}")
-            return None
-        return texts
+            return self._raw.render()  # warns, returns None
+        # The template AEC env draws each game in turn: one renderer, the single env's own.
+        raw = self._raw
+        try:
+            frames = []
+            for state, events in zip(self._states, self._events):
+                raw.state, raw.events = state, events
+                frames.append(raw.render())
+        finally:
+            raw.state, raw.events = None, None
+        return tuple(frames)
 
     def __repr__(self) -> str:
         return f"VectorEnv({self.env_id}, num_envs={self.num_envs})"

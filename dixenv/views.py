@@ -93,16 +93,19 @@ def le_dix_view(env: Any, seat: int, obs: dict[str, np.ndarray]) -> str:
 
 def dix_de_suite_view(env: Any, seat: int, obs: dict[str, np.ndarray]) -> str:
     """Own rack, the card in hand, the discard pile's top, what is known of the other racks, scores."""
+    from dixenv.games.dix_de_suite.observation import max_rounds
+
     p = env.unwrapped.layout.unflatten(obs["observation"])
     n = p["dealer"].shape[0]
     name = lambda r: _seat_name(r, seat, n)  # noqa: E731
+    rounds = max_rounds(env.unwrapped.config)
     rack = [int(np.flatnonzero(row)[0]) + 1 if row.any() else None for row in p["own_rack_cards"]]
     phase = _onehot(p["phase"])
     phases = ("choose: draw or take the discard", "place the drawn card (swap K) or discard it", "place the taken card (swap K)")
     turn = _onehot(p["current_player"])
     lines = [
         SEP,
-        f"dix de suite — round {round(float(p['round'][0]) * 20)}; you are player_{seat}; dealer {name(_onehot(p['dealer']) or 0)}; "
+        f"dix de suite — round {round(float(p['round'][0]) * rounds)}; you are player_{seat}; dealer {name(_onehot(p['dealer']) or 0)}; "
         + (f"to play: {name(turn)}" if turn is not None else "game over"),
         "scores: " + ", ".join(f"{name(r)} {round(float(p['scores'][r]) * env.unwrapped.config.target_score)}" for r in range(n)),
         "your rack (slot 1 = front):",

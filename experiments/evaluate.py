@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="write per-game rows to OUT.csv and the summary to OUT.json")
     p.add_argument("--rating", action="store_true", help="rate the agents with OpenSkill from random tables instead")
     p.add_argument("--start-method", default=None, choices=["fork", "spawn", "forkserver"],
-                   help="multiprocessing start method (default: the platform's)")
+                   help="multiprocessing start method for the workers (default spawn; fork hangs with torch agents)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 

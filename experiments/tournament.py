@@ -175,7 +175,11 @@ def run_tasks(
     progress: bool = False,
     start_method: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every task, in ``workers`` processes (1: in this process), records sorted by game id."""
+    """Play every task, in ``workers`` processes (1: in this process), records sorted by game id.
+
+    Worker processes start with ``spawn`` unless ``start_method`` says otherwise (fork hangs with
+    agents that use torch once the parent process has used it).
+    """
     from tqdm.auto import tqdm
 
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
@@ -189,7 +193,10 @@ def run_tasks(
         else:
             size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
             chunks = [(game, options, tasks[i : i + size]) for i in range(0, len(tasks), size)]
-            ctx = mp.get_context(start_method)
+            # spawn by default: a forked worker inherits the parent's torch/OpenMP thread pools in a
+            # broken state and hangs at its first tensor operation when the parent already ran
+            # one (a policy agent is built in the parent to check it, before the pool starts).
+            ctx = mp.get_context(start_method or "spawn")
             with ctx.Pool(workers) as pool:
                 for recs in pool.imap_unordered(_play_chunk, chunks):
                     records.extend(recs)

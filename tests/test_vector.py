@@ -277,11 +277,24 @@ def test_gymnasium_record_episode_statistics_sums_the_rewards():
     assert finished
 
 
-def test_render_gives_one_text_per_game():
+def test_render_gives_each_game_as_its_single_env_renders_it():
     env = VectorEnv("dixenv/LeDix-v0", 2, num_players=3, opponents="random", render_mode="ansi")
+    single = gymnasium.make("dixenv/LeDix-v0", num_players=3, opponents="random", render_mode="ansi")
     env.reset(seed=0)
     texts = env.render()
-    assert len(texts) == 2 and all("le_dix" in t for t in texts) and texts[0] != texts[1]
+    single.reset(seed=1)
+    assert len(texts) == 2 and texts[0] != texts[1] and texts[1] == single.render()
+
+
+def test_render_rgb_array_draws_each_game_from_the_learners_view():
+    pytest.importorskip("PIL")
+    options = {"num_players": 3, "opponents": "random", "render_mode": "rgb_array"}
+    env = VectorEnv("dixenv/LeDix-v0", 2, **options)
+    single = gymnasium.make("dixenv/LeDix-v0", **options)
+    env.reset(seed=4)
+    single.reset(seed=5)
+    frames = env.render()
+    assert frames[0].dtype == np.uint8 and frames[0].ndim == 3 and np.array_equal(frames[1], single.render())
 
 
 def test_every_listed_id_is_registered_and_vectorises():

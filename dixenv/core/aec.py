@@ -21,8 +21,10 @@ from dixenv.core.layout import Layout
 from dixenv.core.options import check_bool, check_choice, is_int
 from dixenv.core.rewards import REWARD_MODES, win_rewards
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2
+#: Caption lines of a picture: the latest events of the move log, when the env records one.
+CAPTION_EVENTS = 2
 
 
 def as_action(action: Any, legal_names: Any) -> int:
@@ -69,8 +71,13 @@ class CardGameEnv(AECEnv):
     Options common to every game: ``reward`` ("win": (players beaten − players that beat you)
     / (n − 1) at the end; "points": game points as they are scored), ``auto_forced`` (True: the
     environment plays every move that is the only legal one, so agents only see real decisions),
-    ``render_mode`` ("ansi" returns text, "human" prints it), ``record_events`` (keep the table's
-    move log, ``events``; on whenever a render mode is set). Other options go to the game.
+    ``render_mode`` ("ansi" returns text, "human" prints it, "rgb_array" returns an ``HxWx3 uint8``
+    picture of the table drawn with Pillow, the ``render`` extra), ``render_viewer`` (whose view
+    the picture shows: ``"spectator"``, the default, sees everything; a seat number sees only what
+    that seat may know; it can be changed later by setting ``env.render_viewer``),
+    ``record_events`` (keep the table's move log, ``events``; on with the text render modes; with
+    "rgb_array" only when asked, as it costs time in training and the picture is drawn from the
+    state; when on, the picture's caption shows the latest events). Other options go to the game.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS, "is_parallelizable": False}
@@ -79,6 +86,7 @@ class CardGameEnv(AECEnv):
     def __init__(
         self,
         render_mode: str | None = None,
+        render_viewer: int | str | None = "spectator",
         reward: str = "win",
         auto_forced: bool = True,
         record_events: bool = False,
@@ -90,9 +98,10 @@ class CardGameEnv(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = check_choice("reward", reward, REWARD_MODES)
         self.auto_forced = check_bool("auto_forced", auto_forced)
-        self.record_events = check_bool("record_events", record_events) or render_mode is not None
+        self.record_events = check_bool("record_events", record_events) or render_mode in ("ansi", "human")
         self.events: list[Event] | None = None
         self.config = self.game.make_config(**options)
+        self.render_viewer = render_viewer
         self._num_actions = self.game.num_actions(self.config)
         self._observer = self.game.make_observer(self.config)
         self.possible_agents = [f"player_{s}" for s in self.game.agent_seats(self.config)]
@@ -173,12 +182,31 @@ class CardGameEnv(AECEnv):
             mask[self.state.legal_actions()] = 1
         return {"observation": self._observer.tensor.copy(), "action_mask": mask}
 
-    def render(self) -> str | None:
+    @property
+    def render_viewer(self) -> int | str:
+        """Whose view the ``render_mode="rgb_array"`` pictures show: ``"spectator"`` (everything) or a seat number."""
+        return "spectator" if self._viewer_seat is None else self._viewer_seat
+
+    @render_viewer.setter
+    def render_viewer(self, viewer: int | str | None) -> None:
+        from dixenv.render import check_viewer  # imports without Pillow
+
+        self._viewer_seat = check_viewer(viewer, self.config.num_players)
+
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'.")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'.")
             return None
+        if self.state is None:
+            raise RuntimeError("render() called before reset(); call reset() first")
+        if self.render_mode == "rgb_array":
+            from dixenv.render import table_array
+
+            seat = self._viewer_seat
+            caption = [e.text_for(seat) for e in self.events[-CAPTION_EVENTS:]] if self.events else []
+            return table_array(self.game.name, self.state, seat, caption)
         text = self.state.render_text()
         if self.render_mode == "human":
             print(text)
@@ -295,6 +323,15 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
             raw._deads_step_first()
         else:
             raw.step(action)
+
+    @property
+    def render_viewer(self) -> int | str:
+        """Whose view ``rgb_array`` pictures show (setting it here sets it on the raw env)."""
+        return self._raw.render_viewer
+
+    @render_viewer.setter
+    def render_viewer(self, viewer: int | str | None) -> None:
+        self._raw.render_viewer = viewer
 
     def __str__(self) -> str:
         return str(self.env)

@@ -12,6 +12,11 @@ underlying game (``reward="win"`` or ``"points"``), summed over the opponents' m
 An illegal action, as in PettingZoo classic, ends the episode with reward −1 and
 ``info["illegal_action"] = True`` (``illegal_action="raise"`` raises ``ValueError`` naming it
 and the legal actions instead).
+
+Rendering: the game env's ``render_mode`` ("ansi", "human", "rgb_array"). ``render_viewer``
+says whose view an "rgb_array" picture shows: ``"learner"`` (the default: only what the
+learner's seat may know, as its observation), ``"spectator"`` (everything, hidden cards
+included) or a seat number.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any, Callable, Sequence
 import gymnasium
 import numpy as np
 
-from dixenv.core.aec import RENDER_FPS, CardGameEnv, as_action
+from dixenv.core.aec import RENDER_FPS, RENDER_MODES, CardGameEnv, as_action
 from dixenv.core.options import check_choice
 
 Policy = Callable[[dict[str, np.ndarray]], int]
@@ -30,7 +35,7 @@ Policy = Callable[[dict[str, np.ndarray]], int]
 class SingleAgentEnv(gymnasium.Env):
     """A Gymnasium view of one seat of a raw dixenv AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": RENDER_FPS}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -38,6 +43,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: Sequence[Any] = (),
         learner: str = "player_0",
         illegal_action: str = "lose",
+        render_viewer: int | str = "learner",
     ):
         check_choice("illegal_action", illegal_action, ("lose", "raise"))
         self.illegal_action = illegal_action
@@ -57,6 +63,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.opponent_specs = tuple(opponents)
         self.opponent_seats = tuple(aec_env._seat_of[a] for a in others)
         self.render_mode = aec_env.render_mode
+        self.render_viewer = render_viewer
         agents = [as_agent(aec_env, p) for p in opponents]
         self._opponents = {a: act_function(agent) for a, agent in zip(others, agents)}
         self._resettable = [agent for agent in agents if hasattr(agent, "reset")]
@@ -90,8 +97,23 @@ class SingleAgentEnv(gymnasium.Env):
         """Boolean mask of the learner's legal actions (for sb3-contrib's MaskablePPO)."""
         return self._mask.astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return self.aec.render()
+
+    @property
+    def render_viewer(self) -> int | str:
+        """Whose view ``rgb_array`` pictures show: a seat number or ``"spectator"``."""
+        return self.aec.render_viewer
+
+    @render_viewer.setter
+    def render_viewer(self, viewer: int | str) -> None:
+        # "learner" is this wrapper's own name for the learner's seat; the game env checks the rest.
+        if isinstance(viewer, str) and viewer == "learner":
+            viewer = self.aec._seat_of[self.learner]
+        try:
+            self.aec.render_viewer = viewer
+        except ValueError as err:
+            raise ValueError(f"{err}, or 'learner' (the default: the learner's seat)") from None
 
     def _observe(self) -> np.ndarray:
         obs = self.aec.observe(self.learner)

@@ -23,16 +23,20 @@ def make_versus(
     opponents: str | Sequence[Any] = "heuristic",
     learner_seat: int = 0,
     illegal_action: str = "lose",
+    render_viewer: int | str = "learner",
     **options: Any,
 ) -> SingleAgentEnv:
-    """One seat of ``game`` as a Gymnasium env; the other seats played by ``opponents``."""
+    """One seat of ``game`` as a Gymnasium env; the other seats played by ``opponents``.
+
+    ``render_viewer`` ("learner", "spectator" or a seat) is whose view ``rgb_array`` pictures show.
+    """
     raw = importlib.import_module(f"dixenv.{game}_v0").raw_env(**options)
     learner = f"player_{learner_seat}"
     if learner not in raw.possible_agents:
         raise ValueError(f"learner_seat={learner_seat!r} is not a seat of this game; seats: 0..{len(raw.possible_agents) - 1}")
     if isinstance(opponents, str):
         opponents = [opponents] * (len(raw.possible_agents) - 1)
-    return SingleAgentEnv(raw, list(opponents), learner=learner, illegal_action=illegal_action)
+    return SingleAgentEnv(raw, list(opponents), learner=learner, illegal_action=illegal_action, render_viewer=render_viewer)
 
 
 def le_dix(**kwargs: Any) -> SingleAgentEnv:

@@ -16,13 +16,14 @@ also plays ALIX (seat 1) with the functions of ``solo.py``, so ``current_player(
 
 from __future__ import annotations
 
-import copy
 from array import array
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from dixenv.core.options import check_int, warn_unknown_reset_keys
+from dixenv.core.events import Event
+from dixenv.core.options import check_int, is_int, warn_unknown_reset_keys
 from dixenv.games.dix import actions as A
 from dixenv.games.dix.cards import (
     CARD_NAMES,
@@ -59,7 +60,10 @@ TOKEN_CAP = 10
 LIMIT = 10  # tableau total or currency sum above this busts
 CONSOLATION_VALUE = 3
 SCENARIO_KEYS = ("deck", "first_player")
+_NUMBERS = range(NUM_NUMBER_TYPES)
 _CURRENCY = range(CURRENCY_BASE, NUM_TYPES)
+#: How the move log words each payment item (number cards: "pays B7").
+_PAY_WORDS = {A.PAY_TOKEN: "pays a token", A.PAY_CONSOLATION: "pays a consolation token (worth 3)"}
 
 
 def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
@@ -70,7 +74,8 @@ def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
     """
     n = num_players
     sizes = [("collections", n * NUM_COLLECTABLE), ("tokens", n), ("consolation", n), ("num_cards", n),
-             ("dups", n), ("scores", n), ("tableau", NUM_TYPES), ("market", NUM_NUMBER_TYPES), ("pile_counts", NUM_TYPES)]
+             ("dups", n), ("scores", n), ("tableau", NUM_TYPES), ("market", NUM_NUMBER_TYPES), ("pile_counts", NUM_TYPES),
+             ("discard", NUM_TYPES)]
     out, start = {}, 0
     for name, size in sizes:
         out[name] = (start, size)
@@ -79,7 +84,12 @@ def public_segments(num_players: int) -> dict[str, tuple[int, int]]:
 
 
 class DixState:
-    """Full state of a dix game (the only hidden thing is the order of the draw pile)."""
+    """Full state of a dix game (the only hidden thing is the order of the draw pile).
+
+    The generator is used at set-up only (the shuffle and the first player): the whole future of a
+    game is the order of its draw pile, and ALIX is deterministic, so the state keeps no generator
+    (a clone has none to copy; ``sample_hidden`` redraws the pile order).
+    """
 
     def __init__(
         self,
@@ -94,7 +104,6 @@ class DixState:
         n = config.num_players
         self.config = config
         self.num_seats = n
-        self.rng = rng
         self.solo = config.solo
         self.alix = ALIX_SEAT if config.solo else -1
         self.min_bid = SOLO_MIN_BID if config.solo else 1
@@ -114,15 +123,19 @@ class DixState:
         # Card places; every card is in exactly one of them (see tests/games/dix/helpers.py).
         # The public counts are views of one int buffer (``public_segments``): collections[p]
         # (counts per type 0..49), tableau (per type; numbers and currency only), market (per
-        # number type), pile_counts (the draw pile as a multiset, public knowledge), and per seat
-        # tokens, consolation, num_cards, dups (copies beyond the first) and scores (cached).
+        # number type), pile_counts (the draw pile as a multiset, public knowledge), discard (per
+        # type: currency spent, wilds nobody bid on, number cards paid), and per seat tokens,
+        # consolation, num_cards, dups (copies beyond the first) and scores (cached).
         self._buf = array("i", bytes(4 * sum(size for _, size in public_segments(n).values())))
         self._make_views()
         self.pile: list[int] = top_first[::-1]  # top card last, so a draw is pop()
         self.pile_start = len(self.pile)  # public: how many cards this game's pile began with
         for t in top_first:
             self.pile_counts[t] += 1
-        self.discard = [0] * NUM_TYPES
+        #: The cards of this game per type (the box, or the stacked deck): what ``check_invariants`` counts
+        #: (read-only, shared by clones).
+        self.game_cards = np.array(self.pile_counts, dtype=np.int64)
+        self.game_cards.flags.writeable = False
         # The wild on auction (-1 if none) and the market card being paid for (-1 if none).
         self.auction_card = -1
         self.buy_card = -1
@@ -147,6 +160,8 @@ class DixState:
         self.final_step = 0
         self._legal: list[int] | None = None
 
+        if events is not None:
+            self._log_start()
         self._start_turn(first)
         if self.solo:
             self._play_alix()
@@ -213,37 +228,43 @@ class DixState:
         return []
 
     def apply_action(self, action: int) -> None:
-        """Play one action for the seat to act; ``ValueError`` (state unchanged) if it is illegal."""
+        """Play one action for the seat to act; ``ValueError`` (state unchanged) if it is illegal or no integer."""
         legal = self.legal_actions()
-        if action not in legal:
+        if action not in legal or (type(action) is not int and not is_int(action)):  # 1.0 or True are no ids
             self._raise_illegal(action, legal)
-        self._apply(int(action))
+        self._apply(int(action), "move")
         if self.solo:
             self._play_alix()
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, kind: str) -> None:
+        """Play a legal action; ``kind`` labels its event: "move" (an agent's decision) or "auto" (ALIX's)."""
         self._legal = None
         phase = self.phase
         if phase == DECIDE:
             if action == A.DRAW:
-                self._draw()
+                self._draw(kind)
             elif action == A.TAKE_NUMBERS:
-                self._take_numbers()
+                self._take_numbers(kind)
             else:
-                self._take_money()
+                self._take_money(kind)
         elif phase == AUCTION:
-            self._bid(0 if action == A.PASS else action - A.BID_BASE)
+            self._bid(0 if action == A.PASS else action - A.BID_BASE, kind)
         elif phase == PAYMENT:
-            self._pay(action)
+            self._pay(action, kind)
         elif action == A.SKIP:
+            if self.events is not None:
+                self._say(self.actor, f"{self._name(self.actor)} skips the buy", kind)
             self._end_buy(bought=False)
         else:
-            self._buy(action - A.BUY_BASE)
+            self._buy(action - A.BUY_BASE, kind)
 
     def _raise_illegal(self, action: Any, legal: list[int]) -> None:
+        if not is_int(action):
+            names = ", ".join(f"{a} ({A.action_to_string(a)})" for a in legal)
+            raise ValueError(f"action {action!r} ({type(action).__name__}) is not an integer action id; legal: {names}")
         try:
             name = f"{action} ({A.action_to_string(int(action))})"
-        except (ValueError, TypeError):
+        except ValueError:
             name = repr(action)
         if self.phase == GAME_OVER:
             raise ValueError(f"illegal action {name}: the game is over")
@@ -284,32 +305,88 @@ class DixState:
             self._score_dirty[seat] = True
 
     def _gain_tokens(self, seat: int, amount: int) -> None:
-        self.tokens[seat] = min(TOKEN_CAP, self.tokens[seat] + amount)  # the excess is lost
+        """``seat`` gains ``amount`` money tokens from the tableau's currency; the excess over 10 is lost."""
+        before = self.tokens[seat]
+        self.tokens[seat] = min(TOKEN_CAP, before + amount)
+        if self.events is not None and amount:
+            source = "from the tableau's currency" if seat == self.active else \
+                f"for the currency on {self._name(self.active)}'s tableau"
+            lost = before + amount - self.tokens[seat]
+            over = f", {lost} lost over the cap of {TOKEN_CAP}" if lost else ""
+            self._say(seat, f"{self._name(seat)} gains {_tokens(amount)} {source} (now {self.tokens[seat]}{over})")
+
+    def _gain_consolation(self, seat: int) -> None:
+        self.consolation[seat] += 1
+        if self.events is not None:
+            self._say(seat, f"{self._name(seat)} gains a consolation token for the bust (now {self.consolation[seat]})")
+
+    # --- the move log ---------------------------------------------------------------------------
+    # Everything in dix is face up but the draw pile, and no event names a card before it is
+    # drawn, so every event is public as it stands (``public`` is None). Callers test
+    # ``self.events is not None`` first, so nothing is formatted when nobody records.
+    def _say(self, seat: int, text: str, kind: str = "auto") -> None:
+        self.events.append(Event(seat, text, None, kind))
+
+    def _mark(self, text: str) -> None:
+        self.events.append(Event(-1, text, None, "mark"))
+
+    def _log_start(self) -> None:
+        who = f"solo against ALIX (difficulty {self.config.difficulty})" if self.solo else f"{self.num_seats} players"
+        variants = [name for name, on in (("bust_buy", self.config.bust_buy), ("auto_pay", self.config.auto_pay)) if on]
+        extra = f", variants {', '.join(variants)}" if variants else ""
+        self._mark(f"dix, {who}{extra}: {_cards(self.pile_start)} in the draw pile, {START_TOKENS} tokens each; "
+                   f"{self._name(self.actor)} starts")
+
+    def _log_game_over(self) -> None:
+        keys = self.ranking_keys()
+        best = max(keys)
+        winners = [self._name(p) for p in range(self.num_seats) if keys[p] == best]
+        lines = ", ".join(
+            f"{self._name(p)} {keys[p][0]} points (money {keys[p][1]}, {_cards(-keys[p][2])})" for p in range(self.num_seats)
+        )
+        result = f"{winners[0]} wins" if len(winners) == 1 else f"shared win: {', '.join(winners)}"
+        self._mark(f"game over: {lines}; {result}")
 
     # --- a turn ---------------------------------------------------------------------------------
     def _start_turn(self, seat: int) -> None:
         self.active = seat
-        self._draw()  # the first draw is no choice
+        if self.events is not None:
+            self._mark(f"turn of {self._name(seat)}, {_cards(len(self.pile))} in the draw pile")
+        self._draw("auto")  # the first draw is no choice
 
-    def _draw(self) -> None:
+    def _draw(self, kind: str) -> None:
         t = self.pile.pop()
         self.pile_counts[t] -= 1
         if not self.pile:
             self.last_drawn = True
-        kind = KIND[t]
-        if kind == WILD:
+        card = KIND[t]
+        if card == WILD:
+            if self.events is not None:
+                left = (self.active + 1) % self.num_seats
+                self._say(self.active, f"{self._name(self.active)} draws {CARD_NAMES[t]}: an auction, "
+                          f"{self._name(left)} bids first", kind)
+                self._log_last_card()
             self._start_auction(t)
             return
         self.tableau[t] += 1
-        if kind == NUMBER:
+        if card == NUMBER:
             self.tableau_total += VALUE[t]
         else:
             self.tableau_total -= VALUE[t]
             self.tableau_currency += VALUE[t]
+        if self.events is not None:
+            currency = f", currency {self.tableau_currency}" if self.tableau_currency else ""
+            self._say(self.active, f"{self._name(self.active)} draws {CARD_NAMES[t]}: tableau total "
+                      f"{self.tableau_total}{currency}", kind)
+            self._log_last_card()
         if self.tableau_currency > LIMIT or (self.tableau_total > LIMIT and self.active != self.alix):
             self._bust()  # ALIX busts only on currency (solo rules)
         else:
             self._decide()
+
+    def _log_last_card(self) -> None:
+        if self.last_drawn:
+            self._mark("the draw pile is empty: this turn ends without another draw, then a final buy round")
 
     def _decide(self) -> None:
         self.phase = DECIDE
@@ -324,6 +401,8 @@ class DixState:
         self.tableau_total = -self.tableau_currency
 
     def _numbers_to_market(self) -> None:
+        if self.events is not None and (numbers := card_list(self.tableau, _NUMBERS)):
+            self._say(-1, f"to the market: {numbers}")
         tab, market = self.tableau, self.market
         for t in range(NUM_NUMBER_TYPES):
             if tab[t]:
@@ -332,6 +411,8 @@ class DixState:
         self.tableau_total = -self.tableau_currency
 
     def _discard_currency(self) -> None:
+        if self.events is not None and (currency := card_list(self.tableau, _CURRENCY)):
+            self._say(-1, f"to the discard pile: {currency}")
         tab, discard = self.tableau, self.discard
         for t in _CURRENCY:
             discard[t] += tab[t]
@@ -345,36 +426,47 @@ class DixState:
                 if q != self.active:
                     self._gain_tokens(q, amount)
 
-    def _take_numbers(self) -> None:
+    def _take_numbers(self, kind: str) -> None:
         p = self.active
+        if self.events is not None:
+            self._say(p, f"{self._name(p)} takes the numbers: {card_list(self.tableau, _NUMBERS) or 'none'}", kind)
         self._numbers_to_collection(p)
         self._pay_others(self.tableau_currency)
         self._discard_currency()
         self._start_buy(p, BUY_TAKE)
 
-    def _take_money(self) -> None:
-        self._gain_tokens(self.active, self.tableau_currency)
+    def _take_money(self, kind: str) -> None:
+        p = self.active
+        if self.events is not None:
+            self._say(p, f"{self._name(p)} takes the money: {card_list(self.tableau, _CURRENCY) or 'none'}", kind)
+        self._gain_tokens(p, self.tableau_currency)
         self._numbers_to_market()
         self._discard_currency()
         self._end_turn()
 
     def _bust(self) -> None:
         p = self.active
+        total_bust = self.tableau_total > LIMIT
+        if self.events is not None:
+            why = f"total {self.tableau_total}" if total_bust else f"currency {self.tableau_currency}"
+            self._say(p, f"{self._name(p)} busts: {why} is over {LIMIT}")
         if p == self.alix:
             # ALIX keeps her numbers and gains her token; a currency bust pays nobody.
+            if self.events is not None:
+                self._say(p, f"ALIX still takes the numbers (solo rule): {card_list(self.tableau, _NUMBERS) or 'none'}")
             self._numbers_to_collection(p)
-            self.consolation[p] += 1
+            self._gain_consolation(p)
             self._discard_currency()
             self._end_turn()
             return
         # Bust resolution order: numbers to the market; the token (or a buy, variant);
         # others paid only if the total went over 10; currency discarded.
-        self.bust_by_total = self.tableau_total > LIMIT
+        self.bust_by_total = total_bust
         self._numbers_to_market()
         if self.config.bust_buy:
             self._start_buy(p, BUY_BUST)
             return
-        self.consolation[p] += 1
+        self._gain_consolation(p)
         self._finish_bust()
 
     def _finish_bust(self) -> None:
@@ -386,6 +478,9 @@ class DixState:
     def _end_turn(self) -> None:
         if self.last_drawn:
             self.final_step = 0
+            if self.events is not None:
+                first, last = (self.active + 1) % self.num_seats, self.active
+                self._mark(f"final round: one buy each, from {self._name(first)} to {self._name(last)}")
             self._next_final_buy()
         else:
             self._start_turn((self.active + 1) % self.num_seats)
@@ -396,6 +491,8 @@ class DixState:
         if self.final_step > self.num_seats:
             self.phase = GAME_OVER
             self.actor = -1
+            if self.events is not None:
+                self._log_game_over()
             return
         self._start_buy((self.active + self.final_step) % self.num_seats, BUY_FINAL)
 
@@ -405,7 +502,9 @@ class DixState:
         self.actor = seat
         self.buy_kind = kind
 
-    def _buy(self, t: int) -> None:
+    def _buy(self, t: int, kind: str) -> None:
+        if self.events is not None:
+            self._say(self.actor, f"{self._name(self.actor)} buys {CARD_NAMES[t]} for {VALUE[t]}", kind)
         self.buy_card = t  # stays in the market until paid
         self._start_payment(self.actor, VALUE[t], PAY_BUY, duplicates_only=False)
 
@@ -415,7 +514,7 @@ class DixState:
             self._end_turn()
         elif kind == BUY_BUST:
             if not bought:
-                self.consolation[self.active] += 1  # the variant: a buy instead of the token
+                self._gain_consolation(self.active)  # the variant: a buy instead of the token
             self._finish_bust()
         else:
             self._next_final_buy()
@@ -428,7 +527,10 @@ class DixState:
         self.phase = AUCTION
         self.actor = (self.active + 1) % self.num_seats  # from the active player's left
 
-    def _bid(self, amount: int) -> None:
+    def _bid(self, amount: int, kind: str) -> None:
+        if self.events is not None:
+            name = self._name(self.actor)
+            self._say(self.actor, f"{name} bids {amount}" if amount else f"{name} passes", kind)
         if amount:
             self.high_bid = amount
             self.high_bidder = self.actor
@@ -437,9 +539,14 @@ class DixState:
             return
         # The active player bid last: the auction is over.
         if self.high_bidder >= 0:
+            if self.events is not None:
+                winner = self.high_bidder
+                self._say(winner, f"{self._name(winner)} wins {CARD_NAMES[self.auction_card]} for {self.high_bid}")
             self._start_payment(self.high_bidder, self.high_bid, PAY_AUCTION, duplicates_only=self.solo)
         else:
-            self.discard[self.auction_card] += 1  # nobody bid
+            if self.events is not None:
+                self._say(-1, f"nobody bids: {CARD_NAMES[self.auction_card]} goes to the discard pile")
+            self.discard[self.auction_card] += 1
             self.auction_card = -1
             self._decide()
 
@@ -450,16 +557,17 @@ class DixState:
         self.pay_left = amount
         self.pay_reason = reason
         self.pay_duplicates_only = duplicates_only
+        # ALIX and the auto_pay rule pay by themselves, item by item ("auto" events).
         if seat == self.alix:
-            while not self._pay(alix_payment(self.tokens[seat], self.consolation[seat], self.collections[seat])):
+            while not self._pay(alix_payment(self.tokens[seat], self.consolation[seat], self.collections[seat]), "auto"):
                 pass
         elif self.config.auto_pay:
             while not self._pay(
-                auto_pay_item(self.tokens[seat], self.consolation[seat], self.collections[seat], duplicates_only)
+                auto_pay_item(self.tokens[seat], self.consolation[seat], self.collections[seat], duplicates_only), "auto"
             ):
                 pass
 
-    def _pay(self, action: int) -> bool:
+    def _pay(self, action: int, kind: str) -> bool:
         """Hand over one item; True once the amount is covered (the game then moves on)."""
         self._legal = None
         p = self.actor
@@ -474,6 +582,8 @@ class DixState:
             self._remove_card(p, t)
             self.discard[t] += 1
             self.pay_left -= 1
+        if self.events is not None:
+            self._log_payment(p, action, kind)
         if self.pay_left > 0:
             return False
         self.pay_left = 0
@@ -481,18 +591,32 @@ class DixState:
             t, self.buy_card = self.buy_card, -1
             self.market[t] -= 1
             self._add_card(p, t)
+            if self.events is not None:
+                self._say(p, f"{self._name(p)} takes {CARD_NAMES[t]} from the market")
             self._end_buy(bought=True)
         else:
             t, self.auction_card = self.auction_card, -1
             self._add_card(p, t)
+            if self.events is not None:
+                self._say(p, f"{self._name(p)} takes {CARD_NAMES[t]}")
             self._decide()  # the active player's turn resumes
         return True
+
+    def _log_payment(self, seat: int, action: int, kind: str) -> None:
+        item = _PAY_WORDS.get(action) or f"pays {CARD_NAMES[action - A.PAY_CARD_BASE]}"
+        if self.pay_left > 0:
+            rest = f"{self.pay_left} to go"
+        elif self.pay_left < 0:
+            rest = f"paid, {-self.pay_left} of change lost"  # a consolation token is spent whole
+        else:
+            rest = "paid"
+        self._say(seat, f"{self._name(seat)} {item}: {rest}", kind)
 
     # --- ALIX -----------------------------------------------------------------------------------
     def _play_alix(self) -> None:
         """Play ALIX's decisions (solo) until the player must act or the game is over."""
         while self.actor == ALIX_SEAT and self.phase != GAME_OVER:
-            self._apply(self.alix_action())
+            self._apply(self.alix_action(), "auto")
 
     def alix_action(self) -> int:
         """ALIX's action in the current position (solo rules; ALIX is seat 1)."""
@@ -548,19 +672,143 @@ class DixState:
         return None
 
     def clone(self) -> "DixState":
-        """An independent copy (its own generator state too)."""
+        """An independent copy (lists and the count buffer copied, nothing deep-copied); it records no events."""
         new = object.__new__(DixState)
-        new.__dict__.update(self.__dict__)
+        new.__dict__.update(self.__dict__)  # config, game_cards and the ints are immutable: shared
         new._buf = array("i", self._buf)
         new._make_views()
         new.pile = list(self.pile)
-        new.discard = list(self.discard)
         new._score_dirty = list(self._score_dirty)
         new.masks = [list(m) for m in self.masks]
-        new.rng = copy.deepcopy(self.rng)
         new.events = None
         new._legal = None
         return new
+
+    def sample_hidden(self, seat: int, rng: np.random.Generator) -> "DixState":
+        """A copy of this state with the draw pile in a random order: all that ``seat`` cannot see.
+
+        In dix only the order of the draw pile is hidden (from every seat alike); everything else is
+        on the table, ALIX is deterministic and the state keeps no generator for later, so nothing
+        else is redrawn. The cards of the pile are public (``pile_counts``): they are laid out by card
+        id, a canonical order, and shuffled by ``rng.permutation``, so the sample depends only on what
+        ``seat`` knows. Distribution: exactly uniform over the distinct orders of the remaining cards,
+        which is the true posterior of a shuffled box given everything seen so far (a stacked
+        ``deck`` is treated as if it had been shuffled).
+        """
+        if not is_int(seat) or not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat {seat!r} is not a seat of this game; seats are 0 to {self.num_seats - 1}")
+        new = self.clone()
+        cards = np.repeat(_TYPE_IDS, np.frombuffer(self._buf, dtype=np.int32)[_segment_slices(self.num_seats)["pile_counts"]])
+        new.pile = rng.permutation(cards).tolist()
+        return new
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` naming the broken invariant: cards, counts, tokens, scores, phase and actor.
+
+        O(state), with numpy over the count buffer (a soak run calls it after every move); messages are
+        only formatted when a check fails.
+        """
+        n = self.num_seats
+        counts = np.frombuffer(self._buf, dtype=np.int32)
+        seg = _segment_slices(n)
+        colls = counts[seg["collections"]].reshape(n, NUM_COLLECTABLE)
+        self._check_cards(counts, seg, colls)
+        self._check_seats(counts, seg, colls)
+        tab = counts[seg["tableau"]]
+        currency = int(tab[CURRENCY_BASE:] @ _VALUES[CURRENCY_BASE:])
+        numbers = int(tab[:NUM_NUMBER_TYPES] @ _VALUES[:NUM_NUMBER_TYPES])
+        if tab[NUM_NUMBER_TYPES:CURRENCY_BASE].any():
+            raise AssertionError("a wild is in the tableau")
+        if self.tableau_currency != currency:
+            raise AssertionError(f"tableau currency sum {self.tableau_currency} != {currency} on the table")
+        if self.tableau_total != numbers - currency:
+            raise AssertionError(f"tableau total {self.tableau_total} != numbers {numbers} - currency {currency}")
+        if self.last_drawn != (not self.pile):
+            raise AssertionError(f"last_drawn={self.last_drawn} with {len(self.pile)} cards in the pile")
+        if not 0 <= self.active < n:
+            raise AssertionError(f"active seat {self.active} out of 0..{n - 1}")
+        self._check_phase()
+
+    def _check_cards(self, counts: np.ndarray, seg: dict[str, slice], colls: np.ndarray) -> None:
+        """Every card of the game in exactly one place; the pile's public counts match the pile."""
+        in_pile = np.bincount(np.asarray(self.pile, dtype=np.intp), minlength=NUM_TYPES)
+        if not (counts[seg["pile_counts"]] == in_pile).all():
+            raise AssertionError("pile_counts do not match the draw pile")
+        if not len(self.pile) <= self.pile_start == self.game_cards.sum():
+            raise AssertionError(f"{len(self.pile)} cards in the pile, pile_start {self.pile_start}")
+        placed = in_pile + counts[seg["tableau"]] + counts[seg["discard"]]
+        placed[:NUM_NUMBER_TYPES] += counts[seg["market"]]
+        placed[:NUM_COLLECTABLE] += colls.sum(axis=0)
+        if self.auction_card >= 0:
+            placed[self.auction_card] += 1
+        if not (placed == self.game_cards).all():
+            wrong = np.flatnonzero(placed != self.game_cards)
+            raise AssertionError(", ".join(
+                f"{CARD_NAMES[t]}: {placed[t]} copies on the table, the game has {self.game_cards[t]}" for t in wrong))
+
+    def _check_seats(self, counts: np.ndarray, seg: dict[str, slice], colls: np.ndarray) -> None:
+        """Tokens in range; each seat's derived counts, colour masks and cached score consistent."""
+        numbers = colls[:, :NUM_NUMBER_TYPES]
+        tokens, consolation = counts[seg["tokens"]], counts[seg["consolation"]]
+        if tokens.min() < 0 or tokens.max() > TOKEN_CAP:
+            raise AssertionError(f"tokens {tokens.tolist()}; allowed 0..{TOKEN_CAP}")
+        if consolation.min() < 0:
+            raise AssertionError(f"consolation tokens {consolation.tolist()}")
+        held_numbers = numbers.sum(axis=1)
+        if not (counts[seg["num_cards"]] == held_numbers).all():
+            raise AssertionError("num_cards do not match the collections")
+        # copies beyond the first = cards held - kinds held
+        kinds = numbers.astype(bool)
+        if not (counts[seg["dups"]] == held_numbers - kinds.sum(axis=1)).all():
+            raise AssertionError("dups do not match the collections")
+        held = (kinds.reshape(-1, 4, NUM_NUMBERS) @ _BITS).tolist()
+        if held != self.masks:
+            raise AssertionError(f"colour masks {self.masks} != the numbers held {held}")
+        for p in range(self.num_seats):
+            if not self._score_dirty[p]:
+                coll = self.collections[p]
+                score = score_collection(self.masks[p], coll[COLOUR_WILD_BASE:NUMBER_WILD_BASE], coll[NUMBER_WILD_BASE:STAR], coll[STAR])
+                if self._score[p] != score:
+                    raise AssertionError(f"{self._name(p)}: cached score {self._score[p]} != {score}")
+
+    def _check_phase(self) -> None:
+        """The phase, the seat to act and the auction, payment and buy records agree."""
+        n, phase, actor = self.num_seats, self.phase, self.actor
+        if phase == GAME_OVER:
+            if actor != -1 or self.pile or any(self.tableau) or self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("the game is over, but a seat is to act or the table is not cleared")
+            return
+        if phase not in (DECIDE, AUCTION, PAYMENT, BUY):
+            raise AssertionError(f"unknown phase {phase}")
+        where = f"in the {PHASE_NAMES[phase]} phase"
+        if not 0 <= actor < n or actor == self.alix:
+            raise AssertionError(f"seat {actor} to act {where} (ALIX's decisions are played at once)")
+        within = self.tableau_currency <= LIMIT and self.tableau_total <= LIMIT
+        if phase == DECIDE:
+            if actor != self.active or not within or self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("a draw decision off turn, over the limits or with an auction or a buy open")
+        elif phase == AUCTION:
+            if not (COLOUR_WILD_BASE <= self.auction_card < CURRENCY_BASE) or not within or self.buy_card != -1:
+                raise AssertionError(f"auction card {self.auction_card}, buy card {self.buy_card} {where}")
+            if not 0 <= self.high_bid <= A.MAX_BID or (self.high_bidder == -1) != (self.high_bid == 0):
+                raise AssertionError(f"high bid {self.high_bid} by seat {self.high_bidder}")
+        elif phase == PAYMENT:
+            if self.pay_left <= 0:
+                raise AssertionError(f"a payment with {self.pay_left} left to pay")
+            if self.pay_reason == PAY_BUY:
+                t = self.buy_card
+                if t < 0 or not self.market[t] or self.auction_card != -1 or self.pay_left > VALUE[t]:
+                    raise AssertionError(f"paying {self.pay_left} for market card {t}, auction card {self.auction_card}")
+            elif self.auction_card < 0 or actor != self.high_bidder or self.pay_left > self.high_bid:
+                raise AssertionError(f"seat {actor} pays {self.pay_left} for a wild bid {self.high_bid} by seat {self.high_bidder}")
+        else:
+            if self.auction_card != -1 or self.buy_card != -1:
+                raise AssertionError("a buy phase with an auction or a buy open")
+            if self.buy_kind == BUY_FINAL:
+                if not self.last_drawn or not 1 <= self.final_step <= n or actor != (self.active + self.final_step) % n:
+                    raise AssertionError(f"final buy of seat {actor} at step {self.final_step}")
+            elif actor != self.active or (self.buy_kind == BUY_BUST and not self.config.bust_buy):
+                raise AssertionError(f"a buy {BUY_KIND_NAMES[self.buy_kind]} for seat {actor} off turn or without bust_buy")
 
     def render_text(self) -> str:
         """The whole table as text: players, tableau, market, auction or payment, the pile."""
@@ -591,6 +839,30 @@ class DixState:
 
     def _name(self, seat: int) -> str:
         return "ALIX" if seat == self.alix else f"player_{seat}"
+
+
+@lru_cache(maxsize=None)
+def _segment_slices(num_players: int) -> dict[str, slice]:
+    """``public_segments`` as slices of the count buffer (cached: read-only)."""
+    return {name: slice(start, start + size) for name, (start, size) in public_segments(num_players).items()}
+
+
+_TYPE_IDS = np.arange(NUM_TYPES)
+_VALUES = np.asarray(VALUE)
+_BITS = 1 << np.arange(NUM_NUMBERS)  # bit k-1 stands for number k in a colour mask
+
+
+def card_list(counts: Sequence[int], types: range) -> str:
+    """The cards of ``types`` in a count list, one name per copy: ``B3 B3 G5`` (empty if none)."""
+    return " ".join(CARD_NAMES[t] for t in types for _ in range(counts[t]))
+
+
+def _tokens(amount: int) -> str:
+    return "1 token" if amount == 1 else f"{amount} tokens"
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
 
 
 def format_counts(counts: Sequence[int]) -> str:

@@ -7,7 +7,10 @@ scales pile sizes and depths into [0, 1).
 
 Public knowledge encoded so that an agent needs no memory: every card of the discard pile and its
 depth; the cards everybody saw go into a rack and their slot (``known`` in the engine); after an
-unshuffled turn-over, the whole order of the draw pile (it is the old discard pile, turned over).
+unshuffled turn-over, the whole order of the draw pile (it is the old discard pile, turned over);
+the slot history of every rack (when each slot was last replaced, even by a card nobody saw);
+each player's last turn; the pools of hidden cards (which cards may be in which places, see
+``dixenv.games.dix_de_suite.state``); and the previous round's result.
 """
 
 from __future__ import annotations
@@ -17,16 +20,31 @@ import numpy as np
 from dixenv.core.layout import Layout, Piece
 from dixenv.games.dix_de_suite.cards import RACK_SIZE
 from dixenv.games.dix_de_suite.config import DixDeSuiteConfig
+from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS, max_round_points
 from dixenv.games.dix_de_suite.state import PHASE_PLACE, PHASE_SOURCE, DixDeSuiteState
 
-#: Rounds are counted up to this in the ``round`` piece (a game to 500 takes about 7–15 rounds).
-ROUND_CAP = 20
+
+def max_rounds(config: DixDeSuiteConfig) -> int:
+    """The most rounds a game can last, from the scoring rules (the scale of the ``round`` piece).
+
+    Every round gives its winner 75 points and every other seat at least 5, so the points of all
+    seats together grow by at least 75 + 5 × (n − 1) per round; before the last round every seat
+    (with ``teams``: each of the two teams) is still below the target. Hence at most
+    ⌊total below the target / points per round⌋ rounds come before the last one.
+    """
+    n, target = config.num_players, config.target_score
+    per_round = WIN_POINTS + POINTS_PER_CARD * (n - 1)
+    sides = 2 if config.teams else n
+    return sides * (target - 1) // per_round + 1
 
 
 def make_layout(config: DixDeSuiteConfig) -> Layout:
     """The observation layout for a config (its pieces are the documentation)."""
     n, d = config.num_players, config.deck_size
     p = d - RACK_SIZE * n + 1
+    top = max_round_points(config.run_bonus)
+    target = config.target_score
+    rounds = max_rounds(config)
     return Layout(
         [
             Piece("own_rack", (RACK_SIZE,), f"own card in slot 1..10, as card / {d}"),
@@ -63,8 +81,9 @@ def make_layout(config: DixDeSuiteConfig) -> Layout:
             Piece(
                 "unseen",
                 (d,),
-                "1 for every card whose place the observer cannot know: in an opponent's rack at a slot nobody "
-                "saw, in a hidden-order draw pile, or held unseen by the player to act",
+                "1 for every card the observer has not seen where it is now: in an opponent's rack at a slot "
+                "nobody saw, in a hidden-order draw pile, or held unseen by the player to act (the cards with "
+                "card_pool > 0 outside the observer's own rack and hand)",
             ),
             Piece(
                 "opp_known",
@@ -75,14 +94,56 @@ def make_layout(config: DixDeSuiteConfig) -> Layout:
             Piece(
                 "opp_prefix",
                 (n - 1,),
-                "ascending-prefix length / 10 where it is known (slots 1..L known and ascending, and L = 10 or "
-                "slot L+1 known and lower than slot L); else 0",
+                "ascending-prefix length / 10 where it is known from the slots seen (slots 1..L known and "
+                "ascending, and L = 10 or slot L+1 known and lower than slot L); else 0",
             ),
             Piece("opp_prefix_known", (n - 1,), "1 where opp_prefix is known"),
-            Piece("scores", (n,), "points of each relative seat / target_score (with teams: still per seat)"),
-            Piece("round", (1,), f"round number (1, 2, …) capped at {ROUND_CAP}, / {ROUND_CAP}"),
+            Piece(
+                "slot_recency",
+                (n, RACK_SIZE),
+                "row = relative seat (0 = observer): for each slot that seat has replaced this round, "
+                "1 / (1 + its own turns played since), so 1 = at its last turn, 1/2 the turn before, …; "
+                "0 = still the dealt card",
+            ),
+            Piece(
+                "slot_pool",
+                (n, RACK_SIZE),
+                "row = relative seat (0 = observer): for each slot whose card nobody saw go in (dealt, or "
+                "drawn from a hidden draw pile), the recency of the pool it belongs to, as in card_pool; "
+                "0 = its card is publicly known",
+            ),
+            Piece(
+                "card_pool",
+                (d,),
+                "for each card nobody has seen since its pool was formed (dealt, first draw pile, or, with "
+                "reshuffle, shuffled back into the draw pile): 1 / (1 + reshuffles since), so 1 = the newest "
+                "pool, the one a hidden draw pile holds; a pool's cards fill exactly its places (slots with "
+                "that slot_pool value, and for the newest, the hidden draw pile and a card drawn unseen); "
+                "0 = the card's place is public",
+            ),
+            Piece(
+                "last_turn",
+                (n, 3),
+                "row = relative seat: one-hot of its last turn this round: [0] drew and discarded, [1] drew "
+                "and swapped (the slot has slot_recency 1), [2] took the discard and swapped; 0 = none yet",
+            ),
+            Piece("last_turn_card", (n,), f"row = relative seat: the card it put on the discard pile at its last turn, / {d}; 0 = none yet"),
+            Piece(
+                "scores",
+                (n,),
+                f"points of each relative seat / target_score (with teams: still per seat); up to "
+                f"(target − 1 + {top}) / target at the end (a seat below the target wins the last round)",
+                high=(target - 1 + top) / target,
+            ),
+            Piece("round", (1,), f"round number (1, 2, …) / {rounds}, the most rounds a game can last (max_rounds)"),
             Piece("round_turns", (1,), "turns played in this round (all players) / max_turns"),
             Piece("variants", (4,), "options in force: [reshuffle, two_player_run, teams, run_bonus]"),
+            Piece("last_round_winner", (n,), "one-hot relative seat of the previous round's winner; 0 in the first round"),
+            Piece(
+                "last_round_points",
+                (n,),
+                f"points each relative seat scored in the previous round / {top} (the most a round pays); 0 in the first round",
+            ),
         ]
     )
 
@@ -114,10 +175,10 @@ class DixDeSuiteObserver:
         self._p = float(d - RACK_SIZE * n + 1)
         off = {name: s.start for name, s in self.layout.slices.items()}
         self._unseen = self.layout["unseen"]
-        start = self.layout.slices["unseen"].start
-        if start == 0:  # the shifted view below needs an entry before the piece
-            raise RuntimeError("the unseen piece must not be the first of the layout")
-        self._unseen_by_card = self.tensor[start - 1 : start + d]  # card c -> entry c
+        self._card_pool = self.layout["card_pool"]
+        self._slot_pool = self.layout["slot_pool"]
+        self._rows = [np.array([(seat + r) % n for r in range(n)]) for seat in range(n)]  # relative seat order
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._variants = [
             float(config.reshuffle),
             float(config.two_player_run),
@@ -142,33 +203,37 @@ class DixDeSuiteObserver:
         self._o_ocards = off["opp_known_cards"] - 1
         self._o_oprefix = off["opp_prefix"]
         self._o_oprefix_known = off["opp_prefix_known"]
+        self._o_recency = off["slot_recency"]
+        self._o_unseen = off["unseen"] - 1
+        self._o_last_turn = off["last_turn"] - 1  # + 3 * row + kind (kinds are 1..3)
+        self._o_last_card = off["last_turn_card"]
+        self._o_last_winner = off["last_round_winner"]
+        self._o_last_points = off["last_round_points"]
         self._rack_idx = [off["own_rack"] + k for k in range(RACK_SIZE)]
         # Indices of the scalars written last, in the order their values are appended.
         self._tail_idx = [off["scores"] + r for r in range(n)] + [off["round"], off["round_turns"]]
         self._tail_idx += [off["variants"] + i for i in range(4)]
         self._scale = [c / d for c in range(d + 1)]  # card -> card / D
+        self._round_scale = 1.0 / max_rounds(config)
+        self._points_scale = 1.0 / max_round_points(config.run_bonus)
         # depths[L][i]: value of the i-th card (bottom first) of a pile of L cards: (depth + 1) / P.
         pile_max = d - RACK_SIZE * n + 1
         self._depths = [[(size - i) / self._p for i in range(size)] for size in range(pile_max + 1)]
 
     def set_from(self, state: DixDeSuiteState, seat: int) -> None:
         """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""
-        # Hot path: collect flat indices (to 0, to 1, to a value) in Python lists and write them
-        # with three fancy assignments; at these sizes numpy calls and comprehensions (a call
-        # each before Python 3.12) cost more than plain appends.
+        # Hot path: collect flat indices (to 1, to a value) in Python lists and write them with
+        # two fancy assignments; at these sizes numpy calls and comprehensions (a call each
+        # before Python 3.12) cost more than plain appends. The per-card and per-slot pools are
+        # whole blocks, written by table lookups from the engine's arrays (``_set_pools``).
         t = self.tensor
         t.fill(0.0)
-        self._unseen.fill(1.0)
         n = self._n
         scale = self._scale
         idx = self._rack_idx[:]
         vals: list[float] = []
         ones: list[int] = []
         rack = state.racks[seat]
-        # Cards the observer can place, concatenated whole (fast) and written into the unseen
-        # piece through a view shifted by one so that card c is entry c. Zeros (unknown slots of
-        # a known row) land on the entry before the piece, which is written after this one.
-        seen = rack[:]
         o_rack_cards, d = self._o_rack_cards, self._d
         for k, c in enumerate(rack):
             vals.append(scale[c])
@@ -178,6 +243,7 @@ class DixDeSuiteObserver:
             if c:
                 ones.append(o_public + k)
 
+        mine = rack[:]  # the publicly hidden cards the observer sees: its rack and its own held card
         cur = state.current
         if cur >= 0:
             phase = state.phase
@@ -187,7 +253,7 @@ class DixDeSuiteObserver:
                 ones.append(self._o_phase + (2 if state.held_from_discard else 1))
                 if cur == seat or state.held_public:
                     ones.append(self._o_held + state.held)
-                    seen.append(state.held)
+                    mine.append(state.held)
             ones.append(self._o_cur + (cur - seat) % n)
         ones.append(self._o_dealer + (state.dealer - seat) % n)
 
@@ -199,7 +265,6 @@ class DixDeSuiteObserver:
                 ones.append(o_cards + c)
                 idx.append(o_depth + c)
             vals += self._depths[len(discard)]
-            seen += discard
 
         pile = state.draw_pile
         idx.append(self._o_dsize)
@@ -210,14 +275,12 @@ class DixDeSuiteObserver:
             for c in pile:
                 idx.append(o_depth + c)
             vals += self._depths[len(pile)]
-            seen += pile
 
         known = state.known
         for r in range(1, n):
             row = known[(seat + r) % n]
             if not any(row):
                 continue
-            seen += row
             base = self._o_oknown + (r - 1) * RACK_SIZE
             cbase = self._o_ocards + (r - 1) * d
             k = 0
@@ -233,19 +296,70 @@ class DixDeSuiteObserver:
                 vals.append(pre / RACK_SIZE)
                 ones.append(self._o_oprefix_known + r - 1)
 
+        last_turn, last_out = state.last_turn, state.last_out
+        for r in range(n):
+            s = (seat + r) % n
+            if last_turn[s]:
+                ones.append(self._o_last_turn + 3 * r + last_turn[s])
+                idx.append(self._o_last_card + r)
+                vals.append(scale[last_out[s]])
+        slot_turn, seat_turns = state.slot_turn, state.seat_turns
+        for r in range(n):
+            s = (seat + r) % n
+            played = seat_turns[s]
+            if played:
+                k = self._o_recency + r * RACK_SIZE
+                for turn in slot_turn[s]:
+                    if turn >= 0:
+                        # replaced at its own turn `turn` (0-based) of `played`: played - 1 - turn turns ago
+                        idx.append(k)
+                        vals.append(1.0 / (played - turn))
+                    k += 1
+        if state.last_round_points is not None:
+            ones.append(self._o_last_winner + (state.last_round_winner - seat) % n)
+            points = state.last_round_points
+            for r in range(n):
+                idx.append(self._o_last_points + r)
+                vals.append(points[(seat + r) % n] * self._points_scale)
+
         target = state.config.target_score
         scores = state.scores_
         idx += self._tail_idx
         for r in range(n):
             vals.append(scores[(seat + r) % n] / target)
-        vals.append(min(state.round, ROUND_CAP) / ROUND_CAP)
+        vals.append(state.round * self._round_scale)
         vals.append(state.round_turns / state.config.max_turns)
         vals += self._variants
 
+        self._set_pools(state, seat)
+        o_unseen = self._o_unseen
+        idx += [o_unseen + c for c in mine]  # the observer's own cards are not unseen
+        vals += [0.0] * len(mine)
         fromiter, intp = np.fromiter, np.intp
-        self._unseen_by_card[fromiter(seen, intp, len(seen))] = 0.0
         t[fromiter(ones, intp, len(ones))] = 1.0
         t[fromiter(idx, intp, len(idx))] = vals
+
+    def _pool_tables(self, newest: int) -> tuple[np.ndarray, np.ndarray]:
+        """Lookup tables by pool code (g = 0..newest, and -1 at the end for a public place): the
+        pool's recency 1 / (1 + newest - g) (0 for -1), and 1 for any pool (0 for -1)."""
+        tables = self._tables.get(newest)
+        if tables is None:
+            if len(self._tables) >= 64:  # a table is O(pools): keep the memory bounded in very long rounds
+                self._tables.clear()
+            recency = [1.0 / (1 + newest - g) for g in range(newest + 1)]
+            tables = np.array(recency + [0.0], dtype=np.float32), np.array([1.0] * (newest + 1) + [0.0], dtype=np.float32)
+            self._tables[newest] = tables
+        return tables
+
+    def _set_pools(self, state: DixDeSuiteState, seat: int) -> None:
+        """The per-slot pools (rows relative to ``seat``), the per-card pools, and ``unseen`` from them."""
+        # Whole blocks, one table lookup each on the engine's numpy arrays: measured faster than
+        # Python loops or elementwise arithmetic.
+        recency, hidden = self._pool_tables(state.pool)
+        recency.take(state.slot_pool.take(self._rows[seat], axis=0), out=self._slot_pool)
+        codes = state.card_pool[1:]
+        recency.take(codes, out=self._card_pool)
+        hidden.take(codes, out=self._unseen)  # set_from clears the observer's own cards
 
 
 def make_observer(config: DixDeSuiteConfig) -> DixDeSuiteObserver:

@@ -61,3 +61,8 @@ def round_points(racks: Sequence[Sequence[int]], winner: int, with_run_bonus: bo
         else:
             points.append(POINTS_PER_CARD * ascending_prefix(rack))
     return points
+
+
+def max_round_points(with_run_bonus: bool) -> int:
+    """The most points one seat can score in a round: the winner's 75, plus the top run bonus (400) if on."""
+    return WIN_POINTS + (max(RUN_BONUS.values()) if with_run_bonus else 0)

@@ -13,6 +13,21 @@ from dixenv.games.dix.game import GAME
 from dixenv.games.dix.state import DixState
 
 
+#: Option sets that cover the rules' branches (player counts, variants, solo, a box with many copies).
+OPTION_SETS = [
+    {"num_players": 2},
+    {"num_players": 4, "bust_buy": True},
+    {"num_players": 3, "auto_pay": True},
+    {"solo": True, "difficulty": 6},
+    {"num_players": 3, "deck_spec": {"B1": 4, "B2": 3, "G5": 2, "W3": 2, "**": 1, "$1": 6, "$4": 3}},
+]
+
+
+def options_id(options: dict) -> str:
+    """A short test id for an option set."""
+    return ",".join(f"{k}={v}" if k != "deck_spec" else k for k, v in options.items())
+
+
 def new_state(deck: list[str], first_player: int = 0, **options) -> DixState:
     """An engine state with the draw pile ``deck`` (top first)."""
     config = GAME.make_config(**options)
@@ -69,7 +84,11 @@ def place_counts(state: DixState) -> list[int]:
 
 
 def check_invariants(state: DixState, expected_counts: list[int]) -> None:
-    """Every card in exactly one place, tokens within bounds, derived data and scores consistent."""
+    """The engine's own ``check_invariants``, then the same facts recomputed naively here.
+
+    Every card in exactly one place, tokens within bounds, derived data and scores consistent.
+    """
+    state.check_invariants()
     assert place_counts(state) == list(expected_counts)
     in_pile = Counter(state.pile)
     assert list(state.pile_counts) == [in_pile[t] for t in range(NUM_TYPES)]
@@ -92,3 +111,32 @@ def deck_counts(deck: list[str]) -> list[int]:
     for c in deck:
         counts[parse_card(c)] += 1
     return counts
+
+
+def random_policy(seed: int):
+    """A chooser of uniformly random legal actions: ``choose(state) -> action``."""
+    rng = np.random.default_rng(seed)
+
+    def choose(state: DixState) -> int:
+        legal = state.legal_actions()
+        return legal[rng.integers(len(legal))]
+
+    return choose
+
+
+def heuristic_policy(**options):
+    """The dix heuristic playing the seat to act of an engine state (fed its observation and mask)."""
+    from dixenv import dix_v0
+    from dixenv.agents.registry import make_agent
+    from dixenv.games.dix.observation import DixObserver
+
+    agent = make_agent("dix", "heuristic", dix_v0.raw_env(**options), seed=0)
+    observer = DixObserver(GAME.make_config(**options))
+
+    def choose(state: DixState) -> int:
+        observer.set_from(state, state.current_player())
+        mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        return agent.act({"observation": observer.tensor.copy(), "action_mask": mask})
+
+    return choose

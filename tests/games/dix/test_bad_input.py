@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from dixenv import dix_v0
 from dixenv.games.dix.cards import DeckSpec, parse_card
+from tests.games.dix.helpers import new_state
 
 
 @pytest.mark.parametrize(
@@ -100,3 +102,14 @@ def test_out_of_range_action_id_is_rejected():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="illegal action 999"):
         env.step(999)
+
+
+def test_the_engine_refuses_non_integer_actions_and_changes_nothing():
+    state = new_state(["B1", "G2", "O3"])
+    before = (list(state.tableau), list(state.pile), state.phase, state.actor)
+    for action in (True, 1.0, "draw", None):
+        with pytest.raises(ValueError, match="is not an integer action id; legal: 0 \\(draw\\)"):
+            state.apply_action(action)
+    assert (list(state.tableau), list(state.pile), state.phase, state.actor) == before
+    state.apply_action(np.int64(1))  # numpy integers are ids
+    assert state.phase != before[2]

@@ -30,6 +30,23 @@ def make(racks: dict[int, list[int]], discard: int, draw: list[int] = (), dealer
     return env
 
 
+def option_id(options: dict) -> str:
+    """A short test id for a set of options."""
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
+def shuffle_hidden(state: DixDeSuiteState, seat: int, rng: np.random.Generator) -> DixDeSuiteState:
+    """A copy of ``state`` whose cards hidden from ``seat`` are permuted pool by pool, with another
+    generator: a world that differs only in what ``seat`` cannot see (checked to be a legal state)."""
+    other = state.clone()
+    for cards, places in state.hidden_places(seat):
+        for place, card in zip(places, rng.permutation(np.array(cards, dtype=np.int64)).tolist()):
+            other.put_card(place, card)
+    other.rng = np.random.default_rng(int(rng.integers(2**62)))
+    other.check_invariants()
+    return other
+
+
 def play(env, *actions: str) -> None:
     """Step the env with each action string in turn."""
     for text in actions:
@@ -82,3 +99,6 @@ def band_player(state: DixDeSuiteState, rng: np.random.Generator, eps: float = 0
 
 # Racks that are far from ascending (descending), handy when a round must not end.
 DESC_2 = {0: [40, 39, 38, 37, 36, 35, 34, 33, 32, 31], 1: [30, 29, 28, 27, 26, 25, 24, 23, 22, 21]}
+# Seat 1 (first to play when seat 0 deals) needs only a card above 19 in slot 10.
+NEAR_WIN = [3, 5, 7, 9, 11, 13, 15, 17, 19, 2]
+PREFIX_3 = [10, 12, 14, 1, 20, 21, 22, 23, 24, 25]  # ascending prefix 3 → 15 points

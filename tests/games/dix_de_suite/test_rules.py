@@ -8,11 +8,8 @@ import pytest
 from dixenv.games.dix_de_suite.game import GAME
 from dixenv.games.dix_de_suite.scoring import ascending_prefix, longest_run, round_points, run_bonus, wins_round
 
-from .helpers import DESC_2, band_player, legal_strings, make, play, stacked_deck
+from .helpers import DESC_2, NEAR_WIN, PREFIX_3, band_player, legal_strings, make, play, stacked_deck
 
-# Seat 1 (first to play when seat 0 deals) needs only a card above 19 in slot 10.
-NEAR_WIN = [3, 5, 7, 9, 11, 13, 15, 17, 19, 2]
-PREFIX_3 = [10, 12, 14, 1, 20, 21, 22, 23, 24, 25]  # ascending prefix 3 → 15 points
 
 
 # --- deal ------------------------------------------------------------------------------------------

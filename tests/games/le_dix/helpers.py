@@ -38,3 +38,13 @@ def play(env, *actions: str) -> None:
 def legal_strings(env) -> list[str]:
     """The legal actions of the agent to act, as strings."""
     return [env.action_to_string(a) for a in env.legal_actions()]
+
+
+def observed(env, agent: str) -> dict:
+    """The named pieces of ``agent``'s observation."""
+    return env.layout.unflatten(env.observe(agent)["observation"])
+
+
+def differing_pieces(a: dict, b: dict) -> set[str]:
+    """Names of the pieces in which two unflattened observations differ."""
+    return {name for name in a if not (a[name] == b[name]).all()}
