@@ -99,7 +99,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         single = _single_env(env_id, options)
         aec = single.aec
         self._raw = aec
-        self._game, self._config, self._observer = aec.game, aec.config, aec._observer
+        self._game, self._config = aec.game, aec.config
         self._auto_forced, self._points = aec.auto_forced, aec.reward_mode == "points"
         self._seat = aec._seat_of[single.learner]
         self._raises = single.illegal_action == "raise"
@@ -114,6 +114,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.metadata = {**single.metadata, "autoreset_mode": self.autoreset_mode}
 
         self._acts, self._batched, self._resettable = _opponents(single, n)
+        # One observer per game: an observer may keep caches about the game it encodes (le_dix keeps
+        # the previous deal's indices per seat), which one observer shared by all games would defeat.
+        self._observers = [aec._observer, *(self._game.make_observer(self._config) for _ in range(n - 1))]
         self._states: list[Any] = [None] * n
         self._events: list[list | None] = [None] * n
         self._rngs = [np.random.default_rng() for _ in range(n)]  # each game's engine generator, as the AEC's
@@ -274,9 +277,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _observe_learner(self, i: int) -> None:
         """Write game ``i``'s learner observation and mask into row ``i``."""
-        state = self._states[i]
-        self._observer.set_from(state, self._seat)
-        self._obs[i] = self._observer.tensor
+        state, observer = self._states[i], self._observers[i]
+        observer.set_from(state, self._seat)
+        self._obs[i] = observer.tensor
         _fill_mask(self._masks[i], self._legal[i] if state.current_player() == self._seat else ())
 
     def _restart_now(self, done: np.ndarray, illegal_mask: np.ndarray) -> dict[str, Any]:
@@ -330,19 +333,20 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _opponent_view(self, i: int, seat: int) -> dict[str, np.ndarray]:
         """The observation dict of ``seat`` in game ``i``, as the AEC's ``observe`` gives it (fresh arrays)."""
-        self._observer.set_from(self._states[i], seat)
+        observer = self._observers[i]
+        observer.set_from(self._states[i], seat)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         _fill_mask(mask, self._legal[i])
-        return {"observation": self._observer.tensor.copy(), "action_mask": mask}
+        return {"observation": observer.tensor.copy(), "action_mask": mask}
 
     def _ask_batch(self, policy: BatchPolicy, group: list[int]) -> list[int]:
         """A batched policy's actions for the games of ``group`` (each waiting on a seat it plays)."""
         k = len(group)
         obs, masks = self._batch_obs[:k], self._batch_masks[:k]
         for j, i in enumerate(group):
-            state = self._states[i]
-            self._observer.set_from(state, state.current_player())
-            obs[j] = self._observer.tensor
+            state, observer = self._states[i], self._observers[i]
+            observer.set_from(state, state.current_player())
+            obs[j] = observer.tensor
             _fill_mask(masks[j], self._legal[i])
         actions = np.asarray(policy.act_batch(obs, masks))
         if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):

@@ -339,6 +339,32 @@ def test_a_batched_policy_plays_as_it_would_in_separate_single_envs():
     assert play_side_by_side(ours, theirs, steps=60) >= 1
 
 
+def test_a_saved_policy_agent_plays_batched_as_it_plays_in_single_envs():
+    """agents.policy.PolicyAgent (act and act_batch) as opponents: batched here, one game at a time there."""
+    from dixenv.agents.policy import Policy, PolicyAgent
+
+    probe = VectorEnv("dixenv/LeDix-v0", 1, num_players=3, opponents="random", deals=(3,))
+    size, n_actions = probe.single_observation_space.shape[0], probe.single_action_space.n
+    rng = np.random.default_rng(0)
+    weights = [(rng.normal(size=(32, size)), rng.normal(size=32)), (rng.normal(size=(n_actions, 32)), rng.normal(size=n_actions))]
+
+    class Counting(PolicyAgent):
+        batches: list[int] = []
+
+        def act_batch(self, observations, masks):
+            Counting.batches.append(len(masks))
+            return super().act_batch(observations, masks)
+
+    agent = Counting(policy=Policy(weights, "tanh", {}))
+    options = {"num_players": 3, "opponents": [agent, agent], "deals": (3,)}
+    ours = VectorEnv("dixenv/LeDix-v0", 4, **options)
+    theirs = single_envs("dixenv/LeDix-v0", 4, **options)
+    ours.reset(seed=8), theirs.reset(seed=8)
+    Counting.batches.clear()
+    play_side_by_side(ours, theirs, steps=30)
+    assert max(Counting.batches) > 1
+
+
 def test_a_batched_policy_that_returns_a_bad_array_is_named():
     class Bad(FirstLegal):
         def act_batch(self, observations, masks):
