@@ -18,6 +18,7 @@ events not shown yet (the demo and terminal play print them as the game goes).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -326,9 +327,12 @@ def dix_view(env: Any, seat: int, obs: dict[str, np.ndarray]) -> str:
     )
     lines.append(f"market: {show(numbers(p['market']))}")
     lines.append("discard pile: " + show(numbers(p["discard_numbers"]) + wilds(p["discard_wilds"]) + currency(p["discard_currency"], 6)))
-    unseen_numbers, unseen_wilds = len(numbers(p["unseen_numbers"])), wilds(p["unseen_wilds"])
-    lines.append(f"still in the draw pile: {unseen_numbers} number cards, wilds {show(unseen_wilds)}, "
-                 f"currency {show(currency(p['unseen_currency'], 6))}")
+    def counted(cards: list[str]) -> str:
+        """Cards with their copies counted, ``$1×5 $2×6 W3`` (a long pile stays one short line)."""
+        return " ".join(c if k == 1 else f"{c}×{k}" for c, k in Counter(cards).items()) or "-"
+
+    lines.append(f"still in the draw pile: {len(numbers(p['unseen_numbers']))} number cards, "
+                 f"wilds {counted(wilds(p['unseen_wilds']))}, currency {counted(currency(p['unseen_currency'], 6))}")
     card = _onehot(p["auction_card"])
     if card is not None:
         bidder = _onehot(p["high_bidder"])
