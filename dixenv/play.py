@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
     try:
         game = resolve_game(args.game)
         options = game_options(args)
-        env = env_module(game).raw_env(record_events=True, **options)
+        env = env_module(game).raw_env(**options)  # play_game turns the move log on
         agents = list(env.possible_agents)
         if not 0 <= args.seat < len(agents):
             raise ValueError(f"--seat {args.seat} is out of range; seats are 0..{len(agents) - 1}")
