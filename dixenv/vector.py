@@ -75,11 +75,19 @@ class BatchPolicy(Protocol):
         """
 
 
+#: ``match_maker(slot, generator) -> (learner seat, opponents in seat order)``, asked at the start of
+#: every episode of every game (self-play pools, seat rotation). The generator is the game's own,
+#: seeded by ``reset(seed=...)``, so matches are reproducible. Opponents are agents (``act``) or
+#: batched policies (``act_batch``; games waiting on the same policy object are batched together).
+MatchMaker = Any
+
+
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of a dixenv single-agent id stepped together (see the module docstring).
 
     ``options`` are the id's options, as for ``gymnasium.make`` (``difficulty``, ``num_players``,
     ``opponents``, ``learner_seat``, ``reward``, ``illegal_action``, game options, …).
+    ``match_maker`` (see ``MatchMaker``) replaces the fixed learner seat and opponents per episode.
     """
 
     def __init__(
@@ -89,6 +97,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
+        match_maker: MatchMaker | None = None,
         **options: Any,
     ):
         if not is_int(num_envs) or num_envs < 1:
@@ -101,7 +110,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._raw = aec
         self._game, self._config = aec.game, aec.config
         self._auto_forced, self._points = aec.auto_forced, aec.reward_mode == "points"
-        self._seat = aec._seat_of[single.learner]
+        self._seats = [aec._seat_of[single.learner]] * int(num_envs)  # the learner's seat in each game
         self._raises = single.illegal_action == "raise"
         self._num_actions = num_actions = single.action_space.n
         n = self.num_envs = int(num_envs)
@@ -113,7 +122,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.render_mode = single.render_mode
         self.metadata = {**single.metadata, "autoreset_mode": self.autoreset_mode}
 
-        self._acts, self._batched, self._resettable = _opponents(single, n)
+        self._acts, batched, self._resettable = _opponents(single, n)
+        self._batched = [dict(batched) for _ in range(n)]  # per game: seat -> batched policy
+        self._match_maker = match_maker
+        if match_maker is not None and not callable(match_maker):
+            raise ValueError(f"match_maker={match_maker!r} must be a callable (slot, generator) -> (learner seat, opponents)")
+        self._seats_of_game = [aec._seat_of[a] for a in aec.possible_agents]  # the agent seats (not ALIX's)
         # One observer per game: an observer may keep caches about the game it encodes (le_dix keeps
         # the previous deal's indices per seat), which one observer shared by all games would defeat.
         self._observers = [aec._observer, *(self._game.make_observer(self._config) for _ in range(n - 1))]
@@ -128,8 +142,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._obs = np.zeros((n, size), dtype=np.float32)
         self._masks = np.zeros((n, num_actions), dtype=np.int8)
         # What a BatchPolicy is shown (allocated only when one plays).
-        self._batch_obs = np.zeros((n if self._batched else 0, size), dtype=np.float32)
-        self._batch_masks = np.zeros((n if self._batched else 0, num_actions), dtype=bool)
+        rows = n if (batched or match_maker is not None) else 0
+        self._batch_obs = np.zeros((rows, size), dtype=np.float32)
+        self._batch_masks = np.zeros((rows, num_actions), dtype=bool)
 
     # --- Gymnasium vector API -----------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -242,6 +257,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._legal[i] = self._advance(state, events)
         if seed is not None:
             reseed_agents(self._resettable[i], self._np_randoms[i])
+        if self._match_maker is not None:
+            self._set_match(i)
 
     def _after_start(self, slots: list[int]) -> None:
         """Play the opponents of freshly dealt games up to the learner's first turn; observe."""
@@ -250,13 +267,34 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         for i in slots:
             self._observe_learner(i)
 
+    def _set_match(self, i: int) -> None:
+        """Ask the match maker who sits where in game ``i``'s new episode: the learner's seat and each opponent."""
+        rng = self._np_randoms[i]
+        if rng is None:
+            rng = self._np_randoms[i] = np.random.default_rng()
+        learner, opponents = self._match_maker(i, rng)
+        seats = [s for s in self._seats_of_game if s != learner]
+        if learner not in self._seats_of_game or len(opponents) != len(seats):
+            raise ValueError(
+                f"match maker gave learner seat {learner!r} and {len(opponents)} opponents; seats are "
+                f"{self._seats_of_game}, so one learner seat and {len(self._seats_of_game) - 1} opponents"
+            )
+        self._seats[i] = learner
+        acts, batched = {}, {}
+        for seat, opponent in zip(seats, opponents):
+            if hasattr(opponent, "act_batch"):
+                batched[seat] = opponent
+            else:
+                acts[seat] = act_function(opponent)
+        self._acts[i], self._batched[i] = acts, batched
+
     def _advance(self, state: Any, events: list | None) -> list[int]:
         """Play forced moves if ``auto_forced``; the legal actions of the player to act."""
         return play_forced(state, events) if self._auto_forced else state.legal_actions()
 
     def _outcome(self, i: int) -> tuple[float, bool, bool]:
         """Game ``i``'s learner reward since its last turn, and whether it ended (terminated, truncated)."""
-        state, seat = self._states[i], self._seat
+        state, seat = self._states[i], self._seats[i]
         reward = 0.0
         if self._points:
             # Game points are integers, so one difference equals the single env's sum of per-move ones.
@@ -273,14 +311,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """Remember the learner's points at the start of its episode (``reward="points"``)."""
         if self._points:
             for i in slots:
-                self._last_score[i] = self._states[i].scores()[self._seat]
+                self._last_score[i] = self._states[i].scores()[self._seats[i]]
 
     def _observe_learner(self, i: int) -> None:
         """Write game ``i``'s learner observation and mask into row ``i``."""
         state, observer = self._states[i], self._observers[i]
-        observer.set_from(state, self._seat)
+        seat = self._seats[i]
+        observer.set_from(state, seat)
         self._obs[i] = observer.tensor
-        _fill_mask(self._masks[i], self._legal[i] if state.current_player() == self._seat else ())
+        _fill_mask(self._masks[i], self._legal[i] if state.current_player() == seat else ())
 
     def _restart_now(self, done: np.ndarray, illegal_mask: np.ndarray) -> dict[str, Any]:
         """SAME_STEP autoreset: keep the finished games' last observation and info, deal new games."""
@@ -305,11 +344,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         Per-game agents move game by game; the games that wait on a batched policy are gathered
         and the policy is asked once for all of them, round after round.
         """
-        learner, batched = self._seat, self._batched
         while slots:
             waiting: dict[int, tuple[Any, list[int]]] = {}
             for i in slots:
-                state, acts = self._states[i], self._acts[i]
+                state, acts, batched, learner = self._states[i], self._acts[i], self._batched[i], self._seats[i]
                 while True:
                     seat = state.current_player()
                     if seat < 0 or seat == learner:

@@ -494,3 +494,41 @@ def test_performance_doc_examples_and_prototype_run():
             assert sorted(cards) == list(range(1, 41))
         batch.encode()
         batch.step(random_masked(batch.masks(), rng))
+
+
+def _lowest(observation):
+    """A deterministic opponent shared by every game: the lowest legal action."""
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+def test_a_match_maker_seats_the_learner_and_opponents_per_episode_as_a_single_env_would():
+    """With a match maker fixing seat 2 and a deterministic opponent, games equal single envs with learner_seat=2."""
+    import gymnasium
+
+    def maker(slot, rng):
+        return 2, [_lowest, _lowest, _lowest]
+
+    venv = VectorEnv("dixenv/LeDix-v0", 3, num_players=4, opponents="random", match_maker=maker)
+    singles = [gymnasium.make("dixenv/LeDix-v0", num_players=4, opponents=[_lowest] * 3, learner_seat=2) for _ in range(3)]
+    obs, _ = venv.reset(seed=4)
+    single_obs = [env.reset(seed=4 + i)[0] for i, env in enumerate(singles)]
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        assert np.array_equal(obs, np.array(single_obs))
+        masks = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, rewards, term, trunc, _ = venv.step(actions)
+        for i, env in enumerate(singles):
+            o, r, t, tr, _ = env.step(int(actions[i]))
+            assert r == rewards[i] and t == term[i] and tr == trunc[i]
+            single_obs[i] = env.reset()[0] if (t or tr) else o
+        if (term | trunc).any():
+            break
+
+
+def test_a_match_maker_with_the_wrong_number_of_opponents_is_refused():
+    venv = VectorEnv("dixenv/LeDix-v0", 2, num_players=3, opponents="random", match_maker=lambda slot, rng: (0, [_lowest]))
+    with pytest.raises(ValueError, match="2 opponents"):
+        venv.reset(seed=0)
+    with pytest.raises(ValueError, match="match_maker"):
+        VectorEnv("dixenv/LeDix-v0", 2, num_players=3, opponents="random", match_maker=5)
