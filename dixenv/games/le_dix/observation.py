@@ -11,6 +11,7 @@ the environment; the previous-deal block is where those cards reach every seat.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import add
 
 import numpy as np
@@ -59,6 +60,30 @@ def make_layout(config: LeDixConfig) -> Layout:
     )
 
 
+@lru_cache(maxsize=64)
+def _tables(config: LeDixConfig) -> tuple:
+    """The observer's fixed tables for a config, shared by all its observers (read them, never change them).
+
+    Flat offsets per piece, bid width, last deal index, and per observing seat and per seat s the
+    flat start of s's row (its relative seat) in each per-seat piece (an entry is then one
+    addition: row start + card, bid or suit) or its entry in the per-seat one-hot pieces; and per
+    void bit set (0..15) the suits it holds.
+    """
+    n, b = config.num_players, config.max_bid + 1
+    layout = make_layout(config)
+    off = {p.name: layout.slices[p.name].start for p in layout.pieces}
+    rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+    rows = {
+        name: [[off[name] + r * width for r in rel[seat]] for seat in range(n)]
+        for name, width in (("bids", b), ("tricks_won", b), ("trick", NUM_CARDS), ("last_trick", NUM_CARDS),
+                            ("played_by", NUM_CARDS), ("void", 4))
+    }
+    seat_index = {name: [[off[name] + r for r in rel[seat]] for seat in range(n)]
+                  for name in ("dealer", "trick_leader", "last_trick_leader", "scores")}
+    suits_of = [[suit for suit in range(4) if v >> suit & 1] for v in range(16)]
+    return off, b, len(config.deals) - 1, rows, seat_index, suits_of
+
+
 class LeDixObserver:
     """Fills a preallocated tensor with what a seat may know (``set_from``)."""
 
@@ -66,25 +91,10 @@ class LeDixObserver:
         self.config = config
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
-        n = config.num_players
-        self._off = off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
-        self._b = b = config.max_bid + 1
-        self._last_deal = len(config.deals) - 1
-        # Per observing seat and per seat s, the flat start of s's row (its relative seat) in each
-        # per-seat piece, so that an entry is one addition: row start + card (or + bid, + suit).
-        rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
-        self._rows = {
-            name: [[off[name] + r * width for r in rel[seat]] for seat in range(n)]
-            for name, width in (("bids", b), ("tricks_won", b), ("trick", NUM_CARDS), ("last_trick", NUM_CARDS),
-                                ("played_by", NUM_CARDS), ("void", 4))
-        }
-        self._seat_index = {name: [[off[name] + r for r in rel[seat]] for seat in range(n)]
-                            for name in ("dealer", "trick_leader", "last_trick_leader", "scores")}
-        # Per void bit set (0..15), the suits it holds, for the void rows.
-        self._suits_of = [[suit for suit in range(4) if v >> suit & 1] for v in range(16)]
+        self._off, self._b, self._last_deal, self._rows, self._seat_index, self._suits_of = _tables(config)
         # Per seat, the previous deal whose block was last encoded and that block's flat indices:
         # a DealSummary is immutable, so the indices hold as long as it is the same object.
-        self._prev_cache: list[tuple[DealSummary | None, np.ndarray | None]] = [(None, None)] * n
+        self._prev_cache: list[tuple[DealSummary | None, np.ndarray | None]] = [(None, None)] * config.num_players
 
     def set_from(self, state: LeDixState, seat: int) -> None:
         """Write what ``seat`` may know of ``state`` into ``self.tensor``."""
