@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
+from itertools import compress
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -221,8 +222,9 @@ class DixState:
                     m ^= low
             return out
         if phase == BUY:
-            means, coll, market = self.means(p), self.collections[p], self.market
-            out = [A.BUY_BASE + t for t in range(NUM_NUMBER_TYPES) if market[t] and not coll[t] and VALUE[t] <= means]
+            means, coll = self.means(p), self.collections[p]
+            # ``compress`` picks the market's card types in C (the market holds few of the 36)
+            out = [A.BUY_BASE + t for t in compress(_NUMBERS, self.market) if not coll[t] and VALUE[t] <= means]
             out.append(A.SKIP)
             return out
         return []
