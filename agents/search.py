@@ -63,6 +63,7 @@ from dixenv.core.rewards import win_rewards
 
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
+OPPONENTS = ("tree", "policy")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -84,6 +85,7 @@ class SearchRules:
     short: str | None
     default_horizon: str
     default_value: str
+    default_rollout: str
     mark: Callable[[Any], int]
     span: Callable[[Any, str], float]
     estimate: Callable[[Any], list[float]] | None = None
@@ -155,7 +157,7 @@ def _le_dix_greedy(state: Any, legal: list[int]) -> int:
     """
     from dixenv.games.le_dix import actions as A
     from dixenv.games.le_dix.cards import NUM_RANKS, RANK_OF, SUIT_OF
-    from dixenv.games.le_dix.state import BIDDING, PLAYING, TRUMP_CHOICE, trick_winner
+    from dixenv.games.le_dix.state import BIDDING, PLAYING, TRUMP_CHOICE
 
     first = legal[0]
     phase = state.phase
@@ -187,7 +189,14 @@ def _le_dix_greedy(state: Any, legal: list[int]) -> int:
     if not trick:
         card = max(cards, key=power) if need > 0 else min(cards, key=power)
         return base + card
-    winning = [c for c in cards if trick_winner(trick + [(seat, c)], trump) == seat]
+    # The card winning the trick so far; a card beats it by trumping it or by following higher.
+    led = SUIT_OF[trick[0][1]]
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if (SUIT_OF[c] == trump and (SUIT_OF[best] != trump or c > best)) or (SUIT_OF[c] == SUIT_OF[best] and c > best):
+            best = c
+    best_trump = SUIT_OF[best] == trump
+    winning = [c for c in cards if (SUIT_OF[c] == trump and (not best_trump or c > best)) or (not best_trump and SUIT_OF[c] == led and c > best)]
     if need > 0:
         card = min(winning, key=power) if winning else min(cards, key=power)
     else:
@@ -196,10 +205,41 @@ def _le_dix_greedy(state: Any, legal: list[int]) -> int:
     return base + card
 
 
+def _dix_de_suite_greedy(state: Any, legal: list[int]) -> int:
+    """A cheap dix_de_suite rollout move: slot k wants a card of the k-th tenth of the deck.
+
+    Why by hand: random play never sorts a rack (a round would last until ``max_turns``), and the
+    tuned heuristic costs about half a millisecond a move. Ten disjoint ranges, one per slot, make
+    an ascending rack once every slot holds a card of its range; a card goes to its range's slot
+    when that slot holds a card outside it. Reads the acting seat's rack, its held card and the
+    discard top only.
+    """
+    from dixenv.games.dix_de_suite import actions as A
+    from dixenv.games.dix_de_suite.state import PHASE_SOURCE
+
+    seat = state.current
+    rack = state.racks[seat]
+    size = state.config.deck_size
+    misplaced = [(c - 1) * 10 // size != k for k, c in enumerate(rack)]
+    if state.phase == PHASE_SOURCE:
+        if A.TAKE_DISCARD in legal and misplaced[(state.discard[-1] - 1) * 10 // size]:
+            return A.TAKE_DISCARD
+        return A.DRAW
+    slot = (state.held - 1) * 10 // size
+    if misplaced[slot]:
+        return A.SWAP_BASE + slot
+    if A.DISCARD in legal:
+        return A.DISCARD
+    wrong = [k for k in range(len(rack)) if misplaced[k]]  # a taken card must go somewhere
+    return A.SWAP_BASE + (wrong[0] if wrong else slot)
+
+
 RULES: dict[str, SearchRules] = {
-    "le_dix": SearchRules("deal", "deal", "points", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
-    "dix_de_suite": SearchRules("round", "round", "margin", lambda s: s.round, _dix_de_suite_span, _dix_de_suite_estimate),
-    "dix": SearchRules(None, "game", "win", lambda s: 0, _dix_span),
+    "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
+    "dix_de_suite": SearchRules(
+        "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span, _dix_de_suite_estimate, _dix_de_suite_greedy
+    ),
+    "dix": SearchRules(None, "game", "win", "random", lambda s: 0, _dix_span),
 }
 
 
@@ -219,12 +259,13 @@ class _SearchAgent:
         seed: int | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
-        rollout: str = "random",
+        rollout: str | None = None,
         horizon: str | None = None,
         value: str | None = None,
         depth: int | None = None,
         c: float = 0.7,
         worlds: int = 0,
+        opponents: str = "tree",
     ):
         raw = env.unwrapped
         self.env = env
@@ -237,7 +278,7 @@ class _SearchAgent:
         self.value = _choice("value", rules.default_value if value is None else value, VALUES)
         if self.value == "win" and self.horizon != "game":
             raise ValueError(f"value='win' needs horizon='game' (a {self.horizon} does not end the game); use points or margin")
-        self.rollout = _choice("rollout", rollout, ROLLOUTS)
+        self.rollout = _choice("rollout", rules.default_rollout if rollout is None else rollout, ROLLOUTS)
         if iterations is None and seconds is None:
             iterations = self.DEFAULT_ITERATIONS
         self.iterations = None if iterations is None else _count("iterations", iterations, 1)
@@ -245,6 +286,8 @@ class _SearchAgent:
         self.depth = None if depth is None else _count("depth", depth, 0)
         self.c = _positive("c", c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
+        self.opponents = _choice("opponents", opponents, OPPONENTS)
+        self._opponents_by_policy = self.opponents == "policy"
         self._observer = raw.game.make_observer(raw.config)
         self._num_actions = raw.game.num_actions(raw.config)
         self._mask = np.zeros(self._num_actions, dtype=np.int8)
@@ -331,22 +374,21 @@ class _SearchAgent:
         """Play the rollout policy up to the horizon or ``depth`` moves; False if cut short by ``depth``."""
         limit = self.depth
         steps = 0
-        policy, greedy = self._policy, self._greedy
         while not self._over(state):
             if limit is not None and steps >= limit:
                 return False
             legal = state.legal_actions()
-            if len(legal) == 1:
-                action = legal[0]
-            elif greedy is not None:
-                action = greedy(state, legal)
-            elif policy is None:
-                action = legal[int(self._uniform() * len(legal))]
-            else:
-                action = self._policy_action(state, legal)
-            state.apply_action(action)
+            state.apply_action(legal[0] if len(legal) == 1 else self._rollout_action(state, legal))
             steps += 1
         return True
+
+    def _rollout_action(self, state: Any, legal: list[int]) -> int:
+        """The rollout policy's move among ``legal`` (two or more)."""
+        if self._greedy is not None:
+            return self._greedy(state, legal)
+        if self._policy is None:
+            return legal[int(self._uniform() * len(legal))]
+        return self._policy_action(state, legal)
 
     def _policy_action(self, state: Any, legal: list[int]) -> int:
         """The rollout heuristic's move, from the acting seat's own observation of ``state``."""
@@ -425,9 +467,13 @@ class ISMCTSAgent(_SearchAgent):
                 state.apply_action(legal[0])
                 node = None
                 continue
+            player = state.current_player()
+            if player != seat and self._opponents_by_policy:
+                state.apply_action(self._rollout_action(state, legal))
+                node = None
+                continue
             if node is None:
                 node = table.setdefault(self._key(state, seat), {})
-            player = state.current_player()
             untried = []
             for a in legal:
                 edge = node.get(a)

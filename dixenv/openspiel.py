@@ -199,7 +199,9 @@ class DixenvGame(pyspiel.Game):
             raise ValueError(f"parameter returns={returns!r}; allowed: {', '.join(RETURNS)}")
         seed = params.pop("rng_seed")
         self.dixenv_game = self.export.game()
-        self.config = self.dixenv_game.make_config(**self.export.options(params))
+        #: The dixenv options of this game (what ``raw_env(**options)`` takes for the same rules).
+        self.options = self.export.options(params)
+        self.config = self.dixenv_game.make_config(**self.options)
         self.returns_mode = returns
         n = self.config.num_players
         if returns == "win":
@@ -328,6 +330,36 @@ class DixenvObserver:
             if len(nonzero):
                 parts.append(f"{name}: " + " ".join(f"{i}={block[i]:g}" for i in nonzero.tolist()))
         return "\n".join(parts)
+
+
+class DixenvBot(pyspiel.Bot):
+    """A dixenv agent (``"heuristic"``, ``"ismcts:iterations=100"``, …) as an OpenSpiel bot of an exported game.
+
+    The agent plays as it does in the environments: it gets the observation of the seat to act
+    and its mask, from a bare ``raw_env`` of the same options pointed at the OpenSpiel state's
+    engine (search agents draw their worlds from that engine's ``sample_hidden``). The bot never
+    changes the state; OpenSpiel applies the action it returns.
+    """
+
+    def __init__(self, game: DixenvGame, agent: str, seed: int | None = None, **params: Any):
+        pyspiel.Bot.__init__(self)
+        from dixenv.agents.registry import env_module, make_agent  # lazy: dixenv does not import its agents
+
+        self._env = env_module(game.dixenv_game.name).raw_env(**game.options)
+        self.agent = make_agent(game.dixenv_game.name, agent, self._env, seed=seed, **params)
+
+    def step(self, state: DixenvState) -> int:
+        """The agent's action for the seat to act in ``state``."""
+        raw = self._env
+        raw.state = state.engine
+        raw.agent_selection = f"player_{state.current_player()}"
+        return int(self.agent.act(raw.observe(raw.agent_selection)))
+
+    def restart_at(self, state: DixenvState) -> None:
+        """Nothing to forget: the agent reads each position afresh."""
+
+    def inform_action(self, state: DixenvState, player_id: int, action: int) -> None:
+        """Nothing to remember: dixenv observations carry the history."""
 
 
 def _register(export: Export) -> type[DixenvGame]:
