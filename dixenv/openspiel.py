@@ -230,15 +230,29 @@ class DixenvGame(pyspiel.Game):
 
 
 class _Engine:
-    """Holds an engine state so that OpenSpiel's clone (``copy.deepcopy`` of the Python attributes) uses ``clone()``."""
+    """The engine state behind an OpenSpiel state, dealt on first use; OpenSpiel's clone copies it with ``clone()``.
 
-    __slots__ = ("state",)
+    OpenSpiel clones a Python state by building a new initial state and then ``copy.deepcopy``-ing
+    our attributes over it: dealing at construction would waste a deal and a draw of the game's
+    generator at every clone. So the deal waits for the first use, and a copy deals the original
+    first (a fresh state and its clone then share one deal).
+    """
 
-    def __init__(self, state: GameState):
-        self.state = state
+    __slots__ = ("_game", "_state")
+
+    def __init__(self, game: "DixenvGame", state: GameState | None = None):
+        self._game, self._state = game, state
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            game = self._game
+            seed = int(game.rng.integers(1 << 63))
+            self._state = game.dixenv_game.new_state(game.config, np.random.default_rng(seed), {}, None)
+        return self._state
 
     def __deepcopy__(self, memo: dict) -> "_Engine":
-        return _Engine(self.state.clone())
+        return _Engine(self._game, self.state.clone())
 
 
 class DixenvState(pyspiel.State):
@@ -246,17 +260,11 @@ class DixenvState(pyspiel.State):
 
     def __init__(self, game: DixenvGame, engine: GameState | None = None):
         super().__init__(game)
-        # Built lazily: OpenSpiel's clone starts from a new initial state and then copies our
-        # attributes over it, so dealing here would waste a deal and a draw of the game's generator.
-        self._engine = None if engine is None else _Engine(engine)
+        self._engine = _Engine(game, engine)
 
     @property
     def engine(self) -> GameState:
         """The dixenv engine state (read it, never change it behind OpenSpiel's back)."""
-        if self._engine is None:
-            game = self.get_game()
-            seed = int(game.rng.integers(1 << 63))
-            self._engine = _Engine(game.dixenv_game.new_state(game.config, np.random.default_rng(seed), {}, None))
         return self._engine.state
 
     # --- the OpenSpiel state API ------------------------------------------------------------------
