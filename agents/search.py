@@ -251,7 +251,7 @@ class _SearchAgent:
 
     name = "search"
     #: Default simulations per move (see the README's "Search agents" table for what they cost).
-    DEFAULT_ITERATIONS = 200
+    DEFAULT_ITERATIONS = 100
 
     def __init__(
         self,
@@ -318,7 +318,12 @@ class _SearchAgent:
         state = raw.state  # read only to draw worlds: sample_hidden is a function of the seat's information
 
         def sample() -> Any:
-            return state.sample_hidden(seat, self.rng)
+            world = state.sample_hidden(seat, self.rng)
+            if _settable_rng(world):
+                # The world's later deals come from the agent's generator: as random as the fresh
+                # one sample_hidden seeds, and building a generator costs more than a deal.
+                world.rng = self.rng
+            return world
 
         start = time.perf_counter()
         action, stats = self._search(seat, legal, self._worlds(sample), start)
@@ -536,6 +541,12 @@ class PIMCAgent(_SearchAgent):
 
 
 # --- option checks ----------------------------------------------------------------------------------
+
+
+def _settable_rng(state: Any) -> bool:
+    """True if the state's generator of later deals is a settable ``rng`` property (le_dix, dix_de_suite)."""
+    prop = getattr(type(state), "rng", None)
+    return isinstance(prop, property) and prop.fset is not None
 
 
 def _horizons(rules: SearchRules) -> tuple[str, ...]:
