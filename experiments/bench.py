@@ -43,6 +43,10 @@ where the time goes: the environment (inside the VecEnv: steps, resets, masks), 
 rollout (the policy's forward passes, the buffer) and the gradient updates; torch runs on
 ``--torch-threads`` threads (1 by default: on a shared machine more threads thrash).
 ``--profile-train`` profiles the SB3VecEnv run at the largest N (time by part, top functions).
+
+``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
+game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
+random games, best of ``--rounds`` passes.
 """
 
 from __future__ import annotations
@@ -608,6 +612,60 @@ def print_train_table(results: list[TrainResult]) -> None:
         )
     print("(env: inside the VecEnv; policy: the rest of the rollouts, mostly forward passes; updates: the gradient epochs)")
 
+# --- search support: clone() and sample_hidden() per call ----------------------------------------
+
+
+def search_positions(game: Any, options: dict, count: int, seed: int) -> list[Any]:
+    """``count`` states at decision points of random games (every phase; at most 200 from one game)."""
+    config = game.make_config(**options)
+    rng = np.random.default_rng(seed)
+    states: list[Any] = []
+    while len(states) < count:
+        state = game.new_state(config, rng, {}, None)
+        for _ in range(200):
+            if state.current_player() < 0 or len(states) >= count:
+                break
+            states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return states
+
+
+def search_costs(game: Any, options: dict, rounds: int, seed: int, count: int = 400) -> tuple[float, float]:
+    """(µs per ``clone()``, µs per ``sample_hidden(seat to act)``), best of ``rounds`` passes over the same positions."""
+    states = search_positions(game, options, count, seed)
+    rng = np.random.default_rng(seed)
+    clone_best = sample_best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for state in states:
+            state.clone()
+        t1 = time.perf_counter()
+        for state in states:
+            state.sample_hidden(state.current_player(), rng)
+        t2 = time.perf_counter()
+        clone_best = min(clone_best, (t1 - t0) / len(states))
+        sample_best = min(sample_best, (t2 - t1) / len(states))
+    return 1e6 * clone_best, 1e6 * sample_best
+
+
+def print_search_costs(names: list[str], players: list[int], rounds: int, seed: int) -> None:
+    """The ``--search`` table: per game and player count, µs per clone() and per sample_hidden()."""
+    print(f"{'game':<14} {'n':>3}  {'clone µs':>9} {'sample_hidden µs':>17}   (per call, over 400 random-game positions, best of {rounds})")
+    for name in names:
+        try:
+            _, game = load_game(name)
+        except Exception as exc:
+            print(f"{name}: skipped ({type(exc).__name__}: {exc})")
+            continue
+        for n in players:
+            try:
+                game.make_config(num_players=n)
+            except ValueError:
+                continue
+            clone_us, sample_us = search_costs(game, {"num_players": n}, rounds, seed)
+            print(f"{name:<14} {n:>3}  {clone_us:>9.1f} {sample_us:>17.1f}")
+
 
 # --- main -----------------------------------------------------------------------------------------
 
@@ -674,6 +732,8 @@ def main(argv: list[str] | None = None) -> int:
     vector.add_argument("--train-rollout", type=int, default=2048, help="steps per rollout over all games (default 2048)")
     vector.add_argument("--torch-threads", type=int, default=1, help="torch.set_num_threads; 0 keeps torch's default (default 1: on a shared machine more threads thrash)")
     vector.add_argument("--profile-train", action="store_true", help="also print a cProfile of the SB3VecEnv training run at the largest N")
+    parser.add_argument("--search", action="store_true",
+                        help="measure only what search pays per call: clone() and sample_hidden() of the seat to act")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be > 0 and --rounds >= 1")
@@ -683,6 +743,9 @@ def main(argv: list[str] | None = None) -> int:
         run_extra_tables(args)
         return 0
 
+    if args.search:
+        print_search_costs(args.games, args.players, args.rounds, args.seed)
+        return 0
     u, seed = uniforms(args.seed), args.seed
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; {args.seconds:g} s per measurement, best of {args.rounds} interleaved rounds\n")
     loaded: dict[str, Any] = {}
