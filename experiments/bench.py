@@ -612,6 +612,7 @@ def print_train_table(results: list[TrainResult]) -> None:
         )
     print("(env: inside the VecEnv; policy: the rest of the rollouts, mostly forward passes; updates: the gradient epochs)")
 
+
 # --- search support: clone() and sample_hidden() per call ----------------------------------------
 
 
