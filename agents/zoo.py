@@ -54,7 +54,8 @@ class PPOAgent(PolicyAgent):
             self.trained_on = describe(metadata)
             return
         tables = "; ".join(describe(m) for m in candidates) or "none"
+        table = f"{len(aec.possible_agents)} player(s)" + (", solo" if getattr(aec.config, "solo", False) else "")
         raise ValueError(
-            f"no shipped ppo policy for {aec.game.name} with options {aec.config}; ppo ships policies for: {tables}. "
+            f"no shipped ppo policy for {aec.game.name} at this table ({table}); ppo ships policies for: {tables}. "
             "Train one with `python -m experiments.train` and play it as policy:PATH."
         )
