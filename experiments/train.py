@@ -293,7 +293,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     timings["evaluation_during_training"] = periodic.eval_seconds
     model.save(out / "model.zip")
     training = {"timesteps": preset.timesteps, "seed": seed, "warm_start": ws_info,
-                "seconds": time.perf_counter() - t0, "command": " ".join(sys.argv)}
+                "seconds": time.perf_counter() - t0, "command": "python -m experiments.train " + " ".join(sys.argv[1:])}
     final = from_sb3(model, metadata | {"training": training})
     final.save(out / "final")
     timings["train_total"] = time.perf_counter() - t0
@@ -396,7 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timesteps", type=int, help="PPO learner steps")
     p.add_argument("--n-envs", type=int, help="games stepped together")
     p.add_argument("--warm-start", help="agent to clone before PPO, or 'none'")
-    p.add_argument("--warm-start-games", type=int)
+    p.add_argument("--warm-start-games", type=int, help="games the warm-start agent plays to make the demonstrations")
+    p.add_argument("--warm-start-epochs", type=int, help="behaviour-cloning epochs over the demonstrations")
     p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
@@ -424,7 +425,7 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
     if args.opponents:
         parse_opponents(args.opponents)  # fails early on a bad list
         changes["opponents"] = tuple(args.opponents)
-    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "train_reward",
+    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "train_reward",
                  "eval_every", "eval_games", "final_games"):
         value = getattr(args, name)
         if value is not None:
