@@ -16,7 +16,9 @@ heuristic is measured around ``act``. This harness reads bids and tricks from ``
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,21 @@ from dixenv.agents.le_dix_heuristic import LeDixHeuristic
 from dixenv.agents.registry import parse_key_values
 from dixenv.le_dix_v0 import raw_env
 from dixenv.experiments.chunked import run_chunked
+
+
+def heuristic_class(path: str | None) -> type:
+    """The ``LeDixHeuristic`` class of a Python file (an older version, for comparisons), or today's."""
+    if path is None:
+        return LeDixHeuristic
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"baseline {path!r} is not a file (e.g. git show 815454f:agents/le_dix_heuristic.py > old.py)")
+    spec = importlib.util.spec_from_file_location(f"le_dix_baseline_{file.stem}", file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not hasattr(module, "LeDixHeuristic"):
+        raise ValueError(f"baseline {path!r} defines no LeDixHeuristic class")
+    return module.LeDixHeuristic
 
 
 def _hook_deals(env: Any, record: list[tuple[int, list[int], list[int]]]) -> None:
