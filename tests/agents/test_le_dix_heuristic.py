@@ -265,6 +265,22 @@ def test_stats_script_runs_and_reports_made_rate_and_win_share(capsys):
     assert "mean over hand sizes" in out and "win share" in out
 
 
+def test_versus_mode_splits_wins_evenly_between_identical_heuristics(capsys):
+    # The same heuristic on both sides plays every rotation of a deal seed identically: a complete
+    # seat rotation then gives each side exactly half of the wins and the same mean score.
+    from pathlib import Path
+
+    from dixenv.experiments import le_dix_stats
+
+    baseline = Path(__file__).resolve().parents[2] / "agents" / "le_dix_heuristic.py"
+    r = le_dix_stats.run(4, 8, 3, "versus", {}, {"deals": (4, 2)}, 1, str(baseline))
+    assert r["win_share"] / r["games"] == pytest.approx(0.5)
+    assert np.mean(r["heur_scores"]) == pytest.approx(np.mean(r["other_scores"]))
+    assert r["count"].sum() == r["base_count"].sum() == 8 * 2 * 2
+    with pytest.raises(ValueError, match="multiple of players"):
+        le_dix_stats.run(4, 6, 3, "versus", {}, {"deals": (2,)}, 1, str(baseline))
+
+
 def test_calibration_script_fits_one_weight_per_feature():
     from dixenv.agents.le_dix_heuristic import _CALIB
     from dixenv.experiments import le_dix_calibrate
