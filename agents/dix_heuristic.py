@@ -82,6 +82,7 @@ _INV_SCALE: dict[str, Any] = {
 }
 
 _POP = tuple(bin(m).count("1") for m in range(512))
+_BITS = 1 << np.arange(NUM_NUMBERS)  # bit k-1 stands for number k in a colour mask
 #: Every run interval of one colour as (bit mask, length).
 _INTERVALS = tuple(
     (((1 << (j - i + 1)) - 1) << i, j - i + 1) for i in range(NUM_NUMBERS) for j in range(i, NUM_NUMBERS)
@@ -314,10 +315,14 @@ class DixHeuristic:
     # --- decoding -------------------------------------------------------------------------------
     def _decode(self, flat: np.ndarray) -> None:
         """Read the observation into plain Python ints (counts), relative seats, and derived figures."""
-        v = np.rint(flat * self._inv).astype(np.int64).tolist()
+        counts = np.rint(flat * self._inv).astype(np.int64)
+        v = counts.tolist()
         o, n = self._off, self._n
         self._v = v
         cn = o["collection_numbers"]
+        # Per seat and colour, the numbers held as a 9-bit mask (bit k-1 = number k), in one numpy
+        # product rather than a 36-card Python loop per use (several uses per decision).
+        self._held_masks = ((counts[cn : cn + 36 * n].reshape(n, 4, NUM_NUMBERS) != 0) @ _BITS).tolist()
         self._coll = [v[cn + 36 * s : cn + 36 * (s + 1)] for s in range(n)]
         cw = o["collection_wilds"]
         self._wilds = [v[cw + 14 * s : cw + 14 * (s + 1)] for s in range(n)]
@@ -347,26 +352,18 @@ class DixHeuristic:
         self._rho_now = self._rho_for(frac)
         self._mu = self.p_money_end + (self.p_money - self.p_money_end) * frac
         # Per colour: numbers that may still come (in the pile, the market or the tableau).
-        avail = [0, 0, 0, 0]
-        for x in range(36):
-            if self._unseen[x] or self._market[x] or self._tab[x]:
-                avail[x // 9] |= 1 << (x % 9)
-        self._avail = avail
-        self._heavy = contested_wilds(self._masks(self._coll[0]), self._wilds[0][4:13]) >= HEAVY_CONTESTED
+        may_come = (counts[u : u + 36] != 0) | (counts[m : m + 36] != 0) | (counts[t : t + 36] != 0)
+        self._avail = (may_come.reshape(4, NUM_NUMBERS) @ _BITS).tolist()
+        self._heavy = contested_wilds(self._held_masks[0], self._wilds[0][4:13]) >= HEAVY_CONTESTED
 
     def _rho_for(self, frac: float) -> float:
         """The per-gap chance of getting a missing card with ``frac`` of the pile left."""
         return self.p_rho * frac**self.p_rho_pow if frac > 0 else 0.0
 
     # --- valuation ------------------------------------------------------------------------------
-    @staticmethod
-    def _masks(numbers: list[int]) -> list[int]:
-        """Per colour, the 9-bit mask of the numbers held (bit k-1 = number k)."""
-        masks = [0, 0, 0, 0]
-        for x in range(36):
-            if numbers[x]:
-                masks[x // 9] |= 1 << (x % 9)
-        return masks
+    def _masks(self, seat: int) -> list[int]:
+        """Per colour, the 9-bit mask of the numbers ``seat`` holds (bit k-1 = number k); a new list."""
+        return list(self._held_masks[seat])
 
     @staticmethod
     def _exact(masks: list[int], wilds: list[int], heavy: bool = False) -> int:
@@ -399,7 +396,7 @@ class DixHeuristic:
         """
         coll, wilds, avail = self._coll[0], self._wilds[0], self._avail
         rho = self._rho_now if potential else 0.0
-        masks = self._masks(coll)
+        masks = self._masks(0)
         out = {}
         for c in range(4):
             h = masks[c]
@@ -418,7 +415,7 @@ class DixHeuristic:
         coll, wilds = self._coll[0], self._wilds[0]
         key = (tuple(coll), tuple(wilds), x)
         exact = self._loss_cache.get(key)
-        masks = self._masks(coll)
+        masks = self._masks(0)
         c, bit = x // 9, 1 << (x % 9)
         if exact is None:
             base = self._exact(masks, wilds, self._heavy)
@@ -468,7 +465,7 @@ class DixHeuristic:
         mu, rho, avail = self._mu, self._rho_now, self._avail
         coll, wilds = self._coll[0], self._wilds[0]
         tab, total, csum = self._tab, self._total, self._csum
-        masks = self._masks(coll)
+        masks = self._masks(0)
         held_t = [masks[c] for c in range(4)]
         dup_units = 0
         for x in range(36):
@@ -569,7 +566,7 @@ class DixHeuristic:
     def _bust_buy_value(self) -> float:
         """With ``bust_buy``, the best buy after a bust (the tableau's numbers go to the market first)."""
         coll = self._coll[0]
-        held = self._masks(coll)
+        held = self._masks(0)
         means = self._tokens[0] + CONSOLATION * self._consol[0] + self._ncards[0]
         market = [m + t for m, t in zip(self._market, self._tab)]  # the tableau's numbers join the market first
         return self._best_market_gain(held, self._wilds[0], means, market)
@@ -579,7 +576,7 @@ class DixHeuristic:
         if self._n < 2:
             return 0.0
         coll = self._coll[1]
-        held = self._masks(coll)
+        held = self._masks(1)
         wilds = self._wilds[1]
         rho, avail = self._rho_now, self._avail
         worth = 0.0
@@ -596,7 +593,7 @@ class DixHeuristic:
     # --- auctions -------------------------------------------------------------------------------
     def _wild_gain(self, seat: int, wild: int, potential: bool = True) -> float:
         """What the wild (card type id) adds to ``seat``'s collection, in points."""
-        masks = self._masks(self._coll[seat])
+        masks = self._masks(seat)
         wilds = self._wilds[seat]
         after = list(wilds)
         after[wild - COLOUR_WILD_BASE] += 1
@@ -662,7 +659,7 @@ class DixHeuristic:
         kind = v[o["buy_kind"] : o["buy_kind"] + 3]
         final = kind[2] == 1
         coll, wilds = self._coll[0], self._wilds[0]
-        masks = self._masks(coll)
+        masks = self._masks(0)
         potential = not final
         mu = 0.01 if final else self._mu  # final round: money only breaks ties
         rho, avail = (0.0 if final else self._rho_now), self._avail

@@ -20,6 +20,7 @@ game, player count or dixenv version) fails with a ``ValueError`` that says what
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,7 +119,12 @@ class Policy:
 
 
 def export_sb3(model: Any, path: str | Path, metadata: dict[str, Any]) -> tuple[Path, Path]:
-    """Save the acting part of an SB3 / sb3-contrib actor-critic ``MlpPolicy`` as a dixenv policy.
+    """Save the acting part of an SB3 / sb3-contrib actor-critic ``MlpPolicy`` as a dixenv policy (see ``from_sb3``)."""
+    return from_sb3(model, metadata).save(path)
+
+
+def from_sb3(model: Any, metadata: dict[str, Any]) -> Policy:
+    """The acting part of an SB3 / sb3-contrib actor-critic ``MlpPolicy`` as a ``Policy`` (weights copied).
 
     Only the policy branch and the action head are kept (the value branch is for training only).
     Supported: a flat Box observation with SB3's ``FlattenExtractor``, ``Linear`` layers with one
@@ -139,8 +145,8 @@ def export_sb3(model: Any, path: str | Path, metadata: dict[str, Any]) -> tuple[
                 raise ValueError(f"cannot export the activation {type(module).__name__}; tanh or ReLU only")
             activation = name
     layers.append(policy.action_net)
-    weights = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in layers]
-    return Policy(weights, activation or "tanh", dict(metadata)).save(path)
+    weights = [(m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy()) for m in layers]
+    return Policy(weights, activation or "tanh", dict(metadata))
 
 
 class PolicyAgent:
@@ -202,11 +208,22 @@ def check_compatible(metadata: dict[str, Any], env: Any, where: str) -> None:
 
 
 def _load_any(path: str | Path) -> Policy:
-    """A dixenv policy file, or an SB3 ``.zip`` (converted in memory; needs the train extra)."""
+    """A dixenv policy file, or an SB3 ``.zip`` (converted in memory; needs the train extra).
+
+    Loaded once per process and file version (tournaments build an agent for every game).
+    """
     path = Path(path)
-    if path.suffix == ".zip":
-        return _from_sb3_zip(path)
-    return Policy.load(path)
+    files = [path] if path.suffix == ".zip" else list(policy_paths(path))
+    stamp = tuple(p.stat().st_mtime_ns if p.exists() else None for p in files)
+    return _load_cached(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=32)
+def _load_cached(path: str, stamp: tuple) -> Policy:
+    path_ = Path(path)
+    if path_.suffix == ".zip":
+        return _from_sb3_zip(path_)
+    return Policy.load(path_)
 
 
 def _from_sb3_zip(path: Path) -> Policy:

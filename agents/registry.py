@@ -22,17 +22,23 @@ AGENTS: dict[str, dict[str, str]] = {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.le_dix_heuristic:LeDixHeuristic",
+        "ismcts": "dixenv.agents.search:ISMCTSAgent",
+        "pimc": "dixenv.agents.search:PIMCAgent",
     },
     "dix_de_suite": {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.dix_de_suite_heuristic:DixDeSuiteHeuristic",
+        "ismcts": "dixenv.agents.search:ISMCTSAgent",
+        "pimc": "dixenv.agents.search:PIMCAgent",
     },
     "dix": {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
         "heuristic": "dixenv.agents.dix_heuristic:DixHeuristic",
         "alix": "dixenv.agents.alix:AlixAgent",
+        "ismcts": "dixenv.agents.search:ISMCTSAgent",
+        "pimc": "dixenv.agents.search:PIMCAgent",
     },
 }
 

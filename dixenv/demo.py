@@ -1,10 +1,15 @@
 """Watch one game between baseline agents: ``python -m dixenv.demo GAME [--seed S] [--gif out.gif]``.
 
-Prints the table at the start, every decision as its action string, and the table and scores at
-the end. ``--gif out.gif`` also writes the game as an animated picture (one frame per decision),
-``--png out.png --at MOVE`` a still picture of the table after MOVE decisions (0: the start);
-both need Pillow (``pip install 'dixenv[render]'``). ``--viewer SEAT`` draws and narrates the game
-from one seat's view (what that seat may know) instead of the spectator's.
+Prints the table at the start, then every event of the engines' move log in order, each with who
+made it: the agents' decisions, the moves the game makes by itself (deals, a dix turn's first
+draw, ALIX's turn, automatic payments, moves that were the only legal one, marked "(forced)") and
+the markers of deals, tricks, rounds and scores, set apart; then the table and the scores at the
+end. The agents default to each game's heuristic, so a game ends (uniform random players never
+sort a dix de suite rack). ``--gif out.gif`` also writes the game as an animated picture (one
+frame per decision), ``--png out.png --at MOVE`` a still picture of the table after MOVE
+decisions (0: the start); both need Pillow (``pip install 'dixenv[render]'``). ``--viewer SEAT``
+draws and narrates the game as one seat may know it (other hands and hidden cards masked)
+instead of as the spectator, who sees everything.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import argparse
 import sys
 from typing import Any, Callable, Sequence
 
-from dixenv.views import public_action_text
+from dixenv.core.aec import CAPTION_EVENTS
+from dixenv.views import MoveLog, observation_text
 
 EXAMPLES = """examples:
   python -m dixenv.demo le_dix --players 4 --gif le_dix.gif
@@ -21,21 +27,20 @@ EXAMPLES = """examples:
   python -m dixenv.demo dix_de_suite --agents heuristic,random --option target_score=200 --viewer 0"""
 
 PrintFn = Callable[..., None]
-OnMove = Callable[[Any, list[str]], None]
+OnMove = Callable[[Any], None]
 #: A GIF keeps every frame in memory until it is written (up to 0.75 MB each, twice while
 #: writing): a longer game is cut short, its final position drawn as the last frame.
 DEFAULT_MAX_FRAMES = 300
 LAST_FRAME_SECONDS = 3.0
 
 
-def narrate(env: Any, agent: str, action: int, viewer: int | None) -> str:
-    """One decision as a line of narration, as ``viewer`` (None: the spectator) may know it."""
-    # The later move-log work replaces this with env.unwrapped.events (every automatic move too).
+def table_text(env: Any, viewer: int | None) -> str:
+    """The table as text: everything for the spectator, a seat's own view (``dixenv.views``) for a seat that is an agent."""
     raw = env.unwrapped
-    text = raw.action_to_string(action)
-    if viewer is not None and agent != f"player_{viewer}":
-        text = public_action_text(raw.game.name, text)
-    return f"{agent}: {text}"
+    agent = f"player_{viewer}"
+    if viewer is not None and agent in raw.possible_agents:
+        return observation_text(raw, viewer, raw.observe(agent))
+    return raw.render()  # solo dix: ALIX sees what the spectator sees but the pile order, which nobody sees
 
 
 def play_game(
@@ -47,10 +52,10 @@ def play_game(
     print_fn: PrintFn = print,
     **options: Any,
 ) -> list[float]:
-    """Play one game of ``game`` between ``agents`` (names, one per seat, the last repeated), narrating it.
+    """Play one game of ``game`` between ``agents`` (names, one per seat, the last repeated), narrating every event.
 
     ``viewer`` (a seat, or None / "spectator") is whose view the narration and pictures keep to.
-    ``on_move(raw_env, narration)`` is called at the start and after every decision (for pictures).
+    ``on_move(raw_env)`` is called at the start and after every decision (for pictures).
     Returns the final scores.
     """
     from dixenv.agents.registry import env_module, make_agent  # lazy: dixenv does not import agents
@@ -60,24 +65,28 @@ def play_game(
     env.reset(seed=seed)
     names = list(agents) or ["heuristic"]
     players = {a: make_agent(game, names[min(k, len(names) - 1)], env, seed=seed + k) for k, a in enumerate(env.possible_agents)}
-    lines: list[str] = []
-    print_fn(raw.render())
+    seat = viewer_seat(raw)
+    log = MoveLog(raw, seat)
+    print_fn(table_text(env, seat))
+    for line in log.new_lines():
+        print_fn(line)
     if on_move is not None:
-        on_move(raw, lines)
+        on_move(raw)
+    decisions = 0
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
             env.step(None)
             continue
-        action = players[agent].act(obs)
-        lines.append(narrate(env, agent, action, viewer_seat(raw)))
-        print_fn(lines[-1])
-        env.step(action)
+        env.step(players[agent].act(obs))
+        decisions += 1
+        for line in log.new_lines():
+            print_fn(line)
         if on_move is not None:
-            on_move(raw, lines)
-    print_fn(raw.render())
+            on_move(raw)
+    print_fn(table_text(env, seat))
     scores = raw.scores()
-    print_fn(f"game over after {len(lines)} decisions; scores: {scores}")
+    print_fn(f"game over after {decisions} decisions ({len(raw.events)} events); scores: {scores}")
     return scores
 
 
@@ -100,30 +109,32 @@ class Frames:
         self.max_frames = max_frames
         self.pictures: list[Any] = []
         self.positions = 0  # positions seen so far
-        self._skipped: tuple[Any, list[str]] | None = None  # the env and caption of a position left out
+        self._skipped: Any = None  # the env, when positions were left out: its final one is drawn last
         self._palette: Any = None
 
-    def __call__(self, raw: Any, lines: list[str]) -> None:
+    def __call__(self, raw: Any) -> None:
         position, self.positions = self.positions, self.positions + 1
         if not self.keep(position):
             return
         if self.max_frames is not None and len(self.pictures) >= self.max_frames:
-            self._skipped = (raw, lines[-2:])
+            self._skipped = raw
             return
-        self._add(raw, lines[-2:])
+        self._add(raw)
 
     def finish(self) -> None:
         """After the game: if positions were left out for ``max_frames``, draw the final one."""
         if self._skipped is not None:
-            self._add(*self._skipped)
+            self._add(self._skipped)
             self._skipped = None
 
-    def _add(self, raw: Any, caption: list[str]) -> None:
+    def _add(self, raw: Any) -> None:
         from PIL import Image
 
         from dixenv.render import gif_palette, table_image
 
-        picture = table_image(raw.game.name, raw.state, viewer_seat(raw), caption)
+        seat = viewer_seat(raw)
+        caption = [e.text_for(seat) for e in raw.events[-CAPTION_EVENTS:]]  # as the env's own pictures
+        picture = table_image(raw.game.name, raw.state, seat, caption)
         if self.max_frames is not None:
             if self._palette is None:
                 self._palette = gif_palette(raw.game.name, picture)
@@ -176,9 +187,9 @@ def main(argv: Sequence[str] | None = None, print_fn: PrintFn = print) -> int:
         still = Frames(lambda position: position == at) if args.png else None
         hooks = [f for f in (gif, still) if f is not None]
 
-        def on_move(raw: Any, lines: list[str]) -> None:
+        def on_move(raw: Any) -> None:
             for hook in hooks:
-                hook(raw, lines)
+                hook(raw)
 
         agents = [s.strip() for s in args.agents.split(",") if s.strip()]
         play_game(game, args.seed, agents, viewer, on_move if hooks else None, print_fn, **options)

@@ -4,11 +4,15 @@
     python -m dixenv.play dix_de_suite --players 3 --option reshuffle=True
     python -m dixenv.play dix --solo --difficulty 6
 
-You see the table from your seat only (``dixenv.views``: built from your observation, never from
-the hidden state), the other players' moves as they are played (hidden parts masked), and your
-legal moves as a numbered list of action strings. Answer with the number or the move itself
-(``play TH``, or just ``TH`` when only one move ends that way); ``help`` shows the list again,
-``quit`` stops. Moves that are the only legal one are played for you (``auto_forced``).
+Before each of your decisions you see everything that happened since your last one, from the
+engines' move log (``env.unwrapped.events``, as your seat may see it: hidden cards stay hidden):
+every move in order with who made it, those the game made by itself too (a dix turn's first draw,
+ALIX's whole turn, automatic payments, moves that were the only legal one, marked "(forced)"), and
+the markers of deals, tricks, rounds and scores set apart. Then the table from your seat
+(``dixenv.views``: built from your observation, never from the hidden state) and your legal moves
+as a numbered list. Answer with the number or the move itself (``play TH``, or just ``TH`` when
+only one move ends that way); an illegal move is refused with the engine's reason ("you must
+follow clubs (you hold 2C)"); ``help`` shows the list again, ``quit`` stops.
 
 ``dixenv`` does not import ``agents`` when imported; the opponents' short names are resolved in
 ``main`` through ``agents.registry``.
@@ -22,7 +26,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from dixenv.views import observation_text, public_action_text
+from dixenv.views import MoveLog, observation_text
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[..., None]
@@ -63,18 +67,34 @@ def parse_move(env: Any, text: str, moves: list[tuple[int, str]]) -> tuple[int |
     for a, s in moves:
         if s.lower() == norm:
             return a, ""
-    try:
-        a = env.unwrapped.string_to_action(text)
-    except (ValueError, TypeError):
-        a = None
+    a = _action_of(env, text)
     if a is not None:
-        return None, f"'{env.unwrapped.action_to_string(a)}' is not legal now"
+        return None, _not_legal(env, a)
     endings = [(a, s) for a, s in moves if s.lower().endswith(" " + norm)]
     if len(endings) == 1:
         return endings[0][0], ""
     if len(endings) > 1:
         return None, f"'{text}' is ambiguous: {', '.join(s for _, s in endings)}"
+    # An ending of no legal move, such as "5S" when "play 5S" is illegal: say why, if it can only mean one move.
+    verbs = dict.fromkeys(s.split(" ", 1)[0] for _, s in moves)  # the legal moves' first words, in order
+    meant = {a for a in (_action_of(env, f"{verb} {text}") for verb in verbs) if a is not None}
+    if len(meant) == 1:
+        return None, _not_legal(env, meant.pop())
     return None, f"'{text}' is not a move here"
+
+
+def _action_of(env: Any, text: str) -> int | None:
+    """The action id named by ``text`` in the game's vocabulary, None if it names none."""
+    try:
+        return env.unwrapped.string_to_action(text)
+    except (ValueError, TypeError):
+        return None
+
+
+def _not_legal(env: Any, action: int) -> str:
+    """An illegal action in words: its name and the engine's reason, from what the seat to act knows."""
+    u = env.unwrapped
+    return f"'{u.action_to_string(action)}' is not legal now: {u.state.why_illegal(action)}"
 
 
 def ask_move(env: Any, obs: dict[str, np.ndarray], input_fn: InputFn, print_fn: PrintFn) -> int:
@@ -122,11 +142,15 @@ def play_game(
     print_fn: PrintFn = print,
     seed: int | None = None,
 ) -> list[float] | None:
-    """Play one game, ``human`` (an agent name such as ``player_0``) at the keyboard; the final scores, or None if quit."""
+    """Play one game, ``human`` (an agent name such as ``player_0``) at the keyboard; the final scores, or None if quit.
+
+    Turns on the env's move log (``record_events``) if it is off: the person is shown every event.
+    """
     u = env.unwrapped
-    game = u.game.name
     seat = int(human.rsplit("_", 1)[1])
+    u.record_events = True
     env.reset(seed=seed)
+    log = MoveLog(env, seat, you=True)
     try:
         while True:
             agent = env.agent_selection
@@ -134,19 +158,26 @@ def play_game(
                 break
             obs = env.observe(agent)
             if agent == human:
+                _show(log, print_fn)
                 print_fn(observation_text(env, seat, obs))
                 action = ask_move(env, obs, input_fn, print_fn)
-                print_fn(f"you: {u.action_to_string(action)}")
             else:
                 action = opponents[agent].act(obs)
-                print_fn(f"{agent}: {public_action_text(game, u.action_to_string(action))}")
             env.step(action)
     except Quit:
         print_fn("game abandoned.")
         return None
+    _show(log, print_fn)
     print_fn(observation_text(env, seat, env.observe(human)))
     print_fn(final_text(env, human))
     return list(u.scores())
+
+
+def _show(log: MoveLog, print_fn: PrintFn) -> None:
+    """Print the events the person has not seen yet, as one block."""
+    lines = log.new_lines()
+    if lines:
+        print_fn("\n".join(lines))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,7 +219,7 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
     try:
         game = resolve_game(args.game)
         options = game_options(args)
-        env = env_module(game).raw_env(**options)
+        env = env_module(game).raw_env(**options)  # play_game turns the move log on
         agents = list(env.possible_agents)
         if not 0 <= args.seat < len(agents):
             raise ValueError(f"--seat {args.seat} is out of range; seats are 0..{len(agents) - 1}")

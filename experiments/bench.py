@@ -22,6 +22,31 @@ Each measurement runs ``--rounds`` times, interleaved with the others, and keeps
 the ratios hold up when the machine is shared. Then: the le_dix env() / OpenSpiel rl_environment
 ratio (target >= 5x), tracemalloc memory of one env() and the process max RSS; ``--profile le_dix``
 adds a cProfile of env() random play.
+
+``--vector`` adds a second table: learner steps/s of N games of a single-agent id (``--vector-ids``,
+at ``--num-envs`` N = 1 16 64 256 by default) three ways, interleaved in the same run:
+
+* ``VectorEnv``    ``dixenv.vector.VectorEnv`` through the Gymnasium vector API (``copy=False``);
+* ``SB3VecEnv``    the same wrapped for Stable-Baselines3 (masks by ``get_action_masks``, as MaskablePPO);
+* ``DummyVecEnv``  SB3's ``DummyVecEnv`` of N ``gymnasium.make`` envs, masks by ``get_action_masks``;
+
+every learner action uniformly random among the legal ones (one ``argmax`` over precomputed noise,
+the same for all three), opponents random (``opponents="random"``: one agent per game), every row
+on games of its own (seeds 10,000 apart), and the bytes each extra game (slot) holds, by tracemalloc. ``--profile-vector ID`` profiles ``VectorEnv``
+and ``DummyVecEnv`` random play at the largest N (cProfile): the time by part of the code (engines,
+encoders, adapters, agents, …) and VectorEnv's top functions.
+
+``--train`` adds a third: end-to-end sb3-contrib MaskablePPO on ``--train-id`` at ``--train-num-envs``
+N = 1 16 64, on ``SB3VecEnv`` and on ``DummyVecEnv`` with the same hyper-parameters (a rollout of
+``--train-rollout`` steps in all, i.e. ``n_steps = rollout / N``, minibatches of 256, 10 epochs), and
+where the time goes: the environment (inside the VecEnv: steps, resets, masks), the rest of the
+rollout (the policy's forward passes, the buffer) and the gradient updates; torch runs on
+``--torch-threads`` threads (1 by default: on a shared machine more threads thrash).
+``--profile-train`` profiles the SB3VecEnv run at the largest N (time by part, top functions).
+
+``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
+game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
+random games, best of ``--rounds`` passes.
 """
 
 from __future__ import annotations
@@ -248,6 +273,401 @@ def profile_env(module: Any, options: dict, seconds: float, seed: int, top: int)
     stats.sort_stats("cumulative").print_stats(top)
 
 
+# --- vector envs ----------------------------------------------------------------------------------
+# Random masked learner actions for N games at once: the argmax of noise where the mask allows. The
+# noise is precomputed (a ring of NOISE_RING matrices), so the choice costs next to nothing.
+
+NOISE_RING = 16
+# Untimed steps before a vector env is measured: all its games start together, and early turns
+# can cost less than late ones (dix scores bigger collections), so let the games drift apart first.
+WARMUP_STEPS = 100
+
+
+def vector_options(env_id: str, players: int) -> dict:
+    """The options the vector table uses for ``env_id``: random opponents, ``players`` seats (solo: none)."""
+    return {} if env_id == "dixenv/DixSolo-v0" else {"num_players": players, "opponents": "random"}
+
+
+def short_id(env_id: str) -> str:
+    """``dixenv/LeDix-v0`` -> ``LeDix-v0``."""
+    return env_id.split("/", 1)[-1]
+
+
+def make_vector(kind: str, env_id: str, num_envs: int, options: dict, seed: int) -> tuple[Any, Callable, Callable, int]:
+    """A reset vector env of ``kind``: (env, masks(), step(actions), number of actions)."""
+    import gymnasium
+
+    from dixenv.vector import VectorEnv
+
+    if kind == "VectorEnv":
+        env = VectorEnv(env_id, num_envs, copy=False, **options)
+        env.reset(seed=seed)
+        return env, env.action_masks, env.step, int(env.single_action_space.n)
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    if kind == "SB3VecEnv":
+        from dixenv.vector import SB3VecEnv
+
+        env = SB3VecEnv(VectorEnv(env_id, num_envs, copy=False, **options))
+    else:
+        env = DummyVecEnv([lambda: gymnasium.make(env_id, **options) for _ in range(num_envs)])
+    env.seed(seed)
+    env.reset()
+    return env, (lambda: get_action_masks(env)), env.step, int(env.action_space.n)
+
+
+def distinct_seed(seed: int, k: int) -> int:
+    """The ``k``-th measurement's seed: its games differ from every other measurement's.
+
+    Slot i of a vector env seeded s plays the game of seed s + i, so equal seeds would replay the
+    same games in every row, and a process-wide memo (the dix scorer's) would make later rows
+    cheaper than earlier ones. Rows stay below 10,000 games.
+    """
+    return seed + 10_000 * k
+
+
+class VectorStepper:
+    """One vector env of one kind, built once and stepped with random legal actions for a while at a time."""
+
+    def __init__(self, kind: str, env_id: str, num_envs: int, options: dict, seed: int):
+        self.num_envs = num_envs
+        self.env, self.masks, self.step, num_actions = make_vector(kind, env_id, num_envs, options, seed)
+        noise = np.random.default_rng(seed).random((NOISE_RING, num_envs, num_actions))
+        self.noise = [noise[k] for k in range(NOISE_RING)]
+        self.k = 0
+        for _ in range(WARMUP_STEPS):
+            self.step_once()
+
+    def step_once(self) -> int:
+        """One random legal action per game; the number of episodes that ended."""
+        actions = np.argmax(np.where(self.masks(), self.noise[self.k % NOISE_RING], -1.0), axis=1)
+        self.k += 1
+        out = self.step(actions)
+        done = out[2] | out[3] if len(out) == 5 else out[2]  # Gymnasium (terminated, truncated) or SB3 dones
+        return int(np.sum(done))
+
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        """Step for ``seconds``: (learner steps, episodes finished, seconds)."""
+        steps = episodes = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            episodes += self.step_once()
+            steps += self.num_envs
+        return steps, episodes, time.perf_counter() - start
+
+
+def slot_bytes(kind: str, env_id: str, options: dict, seed: int, sizes: tuple[int, int] = (16, 80)) -> tuple[float, float]:
+    """Bytes per game (after reset, after 64 random steps) of ``kind``, by tracemalloc: the growth
+    from ``sizes[0]`` to ``sizes[1]`` games, divided by the games added.
+
+    A small env is built first, untraced, so that imports and first-use caches are not counted;
+    the dix scorer's memo (process-wide, shared by every game) is left out of the counts.
+    """
+    make_vector(kind, env_id, 1, options, seed)
+    shared = [tracemalloc.Filter(False, "*/games/dix/scoring.py")]
+    held = []
+    for n in sizes:
+        rng = np.random.default_rng(seed)
+        tracemalloc.start()
+        try:
+            env, masks, step, _ = make_vector(kind, env_id, n, options, seed)
+            after_reset = sum(t.size for t in tracemalloc.take_snapshot().filter_traces(shared).traces)
+            for _ in range(64):
+                mask = masks()
+                step(np.argmax(np.where(mask, rng.random(mask.shape), -1.0), axis=1))
+            del mask
+            playing = sum(t.size for t in tracemalloc.take_snapshot().filter_traces(shared).traces)
+        finally:
+            tracemalloc.stop()
+        held.append((after_reset, playing))
+        del env, masks, step
+    added = sizes[1] - sizes[0]
+    return (held[1][0] - held[0][0]) / added, (held[1][1] - held[0][1]) / added
+
+
+#: Where a profiled function lives -> the part it is counted in (first match wins). A function of
+#: no part (C builtins, numpy, dixenv.core helpers) is counted in the parts of its callers, in
+#: proportion to the time each caller spent in it; what is left is "other".
+PARTS = (
+    ("adapters (dixenv.vector, the AEC adapter, single-agent wrappers)", ("dixenv/vector.py", "dixenv/core/aec.py", "dixenv/wrappers/")),
+    ("encoders (games/*/observation.py)", ("observation.py",)),
+    ("engines (games/*: rules, scoring, ALIX)", ("dixenv/games/",)),
+    ("agents (opponents)", ("/agents/",)),
+    ("torch", ("/torch/",)),
+    ("stable-baselines3, sb3-contrib", ("/stable_baselines3/", "/sb3_contrib/")),
+    ("gymnasium", ("/gymnasium/",)),
+    ("the bench's own loop", ("experiments/bench.py",)),
+)
+
+
+def _part(filename: str) -> str | None:
+    path = filename.replace("\\", "/")
+    return next((name for name, marks in PARTS if any(m in path for m in marks)), None)
+
+
+def print_parts(stats: pstats.Stats) -> None:
+    """Own time (tottime) of the profiled run summed by part of the code, largest first."""
+    table = stats.stats  # type: ignore[attr-defined]  # key -> (calls, calls, tottime, cumtime, callers)
+    totals: dict[str, float] = {}
+
+    def charge(key: tuple, seconds: float, depth: int) -> None:
+        part = _part(key[0])
+        callers = table[key][4] if key in table else {}
+        if part is None and callers and depth < 8:  # up the call graph, split by each caller's share
+            whole = sum(t[2] for t in callers.values()) or 1.0
+            for caller, timing in callers.items():
+                charge(caller, seconds * timing[2] / whole, depth + 1)
+            return
+        part = part or "other (numpy, builtins, helpers)"
+        totals[part] = totals.get(part, 0.0) + seconds
+
+    for key, (_, _, tottime, _, _) in table.items():
+        charge(key, tottime, 0)
+    whole = sum(totals.values()) or 1.0
+    print("own time by part (helpers and builtins counted in the part that called them):")
+    for part, seconds in sorted(totals.items(), key=lambda kv: -kv[1]):
+        print(f"  {100 * seconds / whole:5.1f}%  {part}")
+
+
+def print_vector_table(results: list[Result]) -> None:
+    """The vector table: id, N, kind, learner steps/s, episodes/s, µs per learner step, ratio to DummyVecEnv."""
+    dummy = {(r.game, r.players): r for r in results if r.mode == "DummyVecEnv"}
+    print(f"\n{'env id':<16} {'N':>4}  {'kind':<11} {'steps/s':>10} {'episodes/s':>10} {'µs/step':>8} {'x Dummy':>8}")
+    for r in results:
+        ref = dummy.get((r.game, r.players))
+        ratio = f"{r.steps_per_s / ref.steps_per_s:.2f}" if ref else "-"
+        print(f"{r.game:<16} {r.players:>4}  {r.mode:<11} {r.steps_per_s:>10,.0f} {r.games_per_s:>10,.1f} {r.us_per_step:>8.1f} {ratio:>8}")
+
+
+def run_vector(args: argparse.Namespace) -> None:
+    """The vector table and the bytes per slot."""
+    options = {env_id: vector_options(env_id, args.players[0]) for env_id in args.vector_ids}
+    specs: list[Spec] = []
+    for env_id in args.vector_ids:
+        for n in args.num_envs:
+            for kind in ("VectorEnv", "SB3VecEnv", "DummyVecEnv"):
+                stepper: dict[str, VectorStepper] = {}
+                seed = distinct_seed(args.seed, len(specs))
+
+                def fn(seconds: float, kind=kind, env_id=env_id, n=n, stepper=stepper, seed=seed) -> tuple[int, int, float]:
+                    if "s" not in stepper:  # built on first use, kept for the later rounds
+                        stepper["s"] = VectorStepper(kind, env_id, n, options[env_id], seed)
+                    return stepper["s"].run(seconds)
+
+                specs.append(((short_id(env_id), n, kind), fn))
+    print(f"\nvector envs: learner steps/s with random legal actions, random opponents ({args.seconds:g} s per row, best of {args.rounds})")
+    results = measure_all(specs, args.seconds, args.rounds)
+    print_vector_table(results)
+    if not args.no_memory:
+        print("\nbytes per game (slot), tracemalloc growth from 16 to 80 games (the dix scorer's shared memo left out): after reset / after 64 random steps")
+        for env_id in args.vector_ids:
+            for kind in ("VectorEnv", "DummyVecEnv"):
+                reset_bytes, playing_bytes = slot_bytes(kind, env_id, options[env_id], args.seed)
+                print(f"  {short_id(env_id):<16} {kind:<11} {reset_bytes:>10,.0f} B {playing_bytes:>10,.0f} B")
+
+
+def profile_vector(args: argparse.Namespace) -> None:
+    """cProfiles of VectorEnv and DummyVecEnv random play at the largest N: time by part, VectorEnv's top functions."""
+    env_id, n = args.profile_vector, max(args.num_envs)
+    for k, kind in enumerate(("VectorEnv", "DummyVecEnv")):
+        stepper = VectorStepper(kind, env_id, n, vector_options(env_id, args.players[0]), distinct_seed(args.seed, 1000 + k))
+        profiler = cProfile.Profile()
+        profiler.enable()
+        steps, _, _ = stepper.run(args.seconds)
+        profiler.disable()
+        print(f"\ncProfile of {kind}({env_id}, {n}) random play: {steps} learner steps (profiling overhead included)")
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        print_parts(stats)
+        if kind == "VectorEnv":
+            stats.strip_dirs().sort_stats("tottime").print_stats(args.profile_top)
+
+
+# --- end-to-end training --------------------------------------------------------------------------
+
+
+@dataclass
+class TrainResult:
+    """One MaskablePPO run: where its time went."""
+
+    kind: str
+    num_envs: int
+    steps: int
+    seconds: float
+    env_seconds: float  # inside the VecEnv: step, reset, masks
+    rollout_seconds: float  # collecting rollouts, env included
+
+    @property
+    def steps_per_s(self) -> float:
+        """Training steps (env steps) per second."""
+        return self.steps / self.seconds
+
+
+def train_run(kind: str, env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
+    """Train MaskablePPO for ``timesteps`` on ``kind`` (SB3VecEnv or DummyVecEnv) of ``num_envs`` games, timing its parts."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecEnvWrapper
+
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    class EnvClock(VecEnvWrapper):
+        """Adds up the time spent inside the wrapped VecEnv (steps, resets, env_method such as the masks)."""
+
+        seconds = 0.0
+
+        def _timed(self, fn: Callable, *a: Any, **k: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        def reset(self) -> Any:
+            return self._timed(self.venv.reset)
+
+        def step_wait(self) -> Any:
+            return self._timed(self.venv.step_wait)
+
+        def env_method(self, *a: Any, **k: Any) -> Any:
+            return self._timed(self.venv.env_method, *a, **k)
+
+    class RolloutClock(BaseCallback):
+        """Adds up the time spent collecting rollouts (the rest of learn() is the gradient updates)."""
+
+        seconds = 0.0
+        _start = 0.0
+
+        def _on_rollout_start(self) -> None:
+            self._start = time.perf_counter()
+
+        def _on_rollout_end(self) -> None:
+            self.seconds += time.perf_counter() - self._start
+
+        def _on_step(self) -> bool:
+            return True
+
+    if kind == "SB3VecEnv":
+        venv = SB3VecEnv(VectorEnv(env_id, num_envs, copy=False, **options))
+    else:
+        venv = DummyVecEnv([lambda: gymnasium.make(env_id, **options) for _ in range(num_envs)])
+    env = EnvClock(venv)
+    params = {"n_steps": max(1, rollout // num_envs), "batch_size": 256, "n_epochs": 10, "learning_rate": 3e-4, "gamma": 0.995, "ent_coef": 0.01}
+    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
+    clock = RolloutClock()
+    start = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    model.learn(total_timesteps=timesteps, callback=clock)
+    if profiler is not None:
+        profiler.disable()
+    seconds = time.perf_counter() - start
+    return TrainResult(kind, num_envs, model.num_timesteps, seconds, env.seconds, clock.seconds)
+
+
+def run_train(args: argparse.Namespace) -> None:
+    """The training table: MaskablePPO steps/s on SB3VecEnv and DummyVecEnv, and where the time goes."""
+    import torch
+
+    if args.torch_threads:
+        torch.set_num_threads(args.torch_threads)
+    options = vector_options(args.train_id, args.players[0])
+    print(
+        f"\nMaskablePPO on {args.train_id} {options or ''}: {args.train_steps:,} steps per run, rollouts of {args.train_rollout} "
+        f"steps (n_steps = rollout / N), batch 256, 10 epochs; torch {torch.__version__}, {torch.get_num_threads()} threads"
+    )
+    train_run("SB3VecEnv", args.train_id, 4, options, 256, 256, args.seed)  # warm-up: torch's first calls are slow
+    results: list[TrainResult] = []
+    for n in args.train_num_envs if args.train else ():
+        for kind in ("SB3VecEnv", "DummyVecEnv"):
+            print(f"  training on {kind} of {n} ...", file=sys.stderr, flush=True)
+            seed = distinct_seed(args.seed, len(results) + 1)
+            results.append(train_run(kind, args.train_id, n, options, args.train_steps, args.train_rollout, seed))
+    if results:
+        print_train_table(results)
+    if args.profile_train:
+        n = max(args.train_num_envs)
+        profiler = cProfile.Profile()
+        train_run("SB3VecEnv", args.train_id, n, options, args.train_steps, args.train_rollout, distinct_seed(args.seed, 1000), profiler)
+        print(f"\ncProfile of MaskablePPO on SB3VecEnv of {n} (profiling overhead included)")
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        print_parts(stats)
+        stats.strip_dirs().sort_stats("tottime").print_stats(args.profile_top)
+
+
+def print_train_table(results: list[TrainResult]) -> None:
+    """The training table: N, kind, steps/s, ratio to DummyVecEnv, and the split of the time."""
+    print(f"{'N':>4}  {'kind':<11} {'steps/s':>9} {'x Dummy':>8} {'env %':>6} {'policy %':>9} {'updates %':>10} {'µs/step: env':>13} {'learner':>8}")
+    dummy = {r.num_envs: r for r in results if r.kind == "DummyVecEnv"}
+    for r in results:
+        ref = dummy.get(r.num_envs)
+        env_us = 1e6 * r.env_seconds / r.steps
+        learner_us = 1e6 * (r.seconds - r.env_seconds) / r.steps
+        print(
+            f"{r.num_envs:>4}  {r.kind:<11} {r.steps_per_s:>9,.0f} {r.steps_per_s / ref.steps_per_s if ref else 0:>8.2f} "
+            f"{100 * r.env_seconds / r.seconds:>6.1f} {100 * (r.rollout_seconds - r.env_seconds) / r.seconds:>9.1f} "
+            f"{100 * (r.seconds - r.rollout_seconds) / r.seconds:>10.1f} {env_us:>13.1f} {learner_us:>8.1f}"
+        )
+    print("(env: inside the VecEnv; policy: the rest of the rollouts, mostly forward passes; updates: the gradient epochs)")
+
+
+# --- search support: clone() and sample_hidden() per call ----------------------------------------
+
+
+def search_positions(game: Any, options: dict, count: int, seed: int) -> list[Any]:
+    """``count`` states at decision points of random games (every phase; at most 200 from one game)."""
+    config = game.make_config(**options)
+    rng = np.random.default_rng(seed)
+    states: list[Any] = []
+    while len(states) < count:
+        state = game.new_state(config, rng, {}, None)
+        for _ in range(200):
+            if state.current_player() < 0 or len(states) >= count:
+                break
+            states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return states
+
+
+def search_costs(game: Any, options: dict, rounds: int, seed: int, count: int = 400) -> tuple[float, float]:
+    """(µs per ``clone()``, µs per ``sample_hidden(seat to act)``), best of ``rounds`` passes over the same positions."""
+    states = search_positions(game, options, count, seed)
+    rng = np.random.default_rng(seed)
+    clone_best = sample_best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for state in states:
+            state.clone()
+        t1 = time.perf_counter()
+        for state in states:
+            state.sample_hidden(state.current_player(), rng)
+        t2 = time.perf_counter()
+        clone_best = min(clone_best, (t1 - t0) / len(states))
+        sample_best = min(sample_best, (t2 - t1) / len(states))
+    return 1e6 * clone_best, 1e6 * sample_best
+
+
+def print_search_costs(names: list[str], players: list[int], rounds: int, seed: int) -> None:
+    """The ``--search`` table: per game and player count, µs per clone() and per sample_hidden()."""
+    print(f"{'game':<14} {'n':>3}  {'clone µs':>9} {'sample_hidden µs':>17}   (per call, over 400 random-game positions, best of {rounds})")
+    for name in names:
+        try:
+            _, game = load_game(name)
+        except Exception as exc:
+            print(f"{name}: skipped ({type(exc).__name__}: {exc})")
+            continue
+        for n in players:
+            try:
+                game.make_config(num_players=n)
+            except ValueError:
+                continue
+            clone_us, sample_us = search_costs(game, {"num_players": n}, rounds, seed)
+            print(f"{name:<14} {n:>3}  {clone_us:>9.1f} {sample_us:>17.1f}")
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 
@@ -296,14 +716,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", choices=dixenv.GAMES, default=list(dixenv.GAMES), help="games to measure (default: all that import)")
     parser.add_argument("--players", type=int, nargs="+", default=[3], help="player counts (default 3, like the oh_hell reference)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel oh_hell reference")
-    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurements (one env, bytes per vector slot)")
     parser.add_argument("--profile", metavar="GAME", choices=dixenv.GAMES, help="also print a cProfile of GAME's env() random play")
     parser.add_argument("--profile-top", type=int, default=25, help="lines of the profile to print (default 25)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the envs and the precomputed uniforms")
+    parser.add_argument("--no-single", action="store_true", help="skip the single-env table (engine, raw_env, env) and memory")
+    vector = parser.add_argument_group("vector envs (--vector) and training (--train); both need the train extra")
+    vector.add_argument("--vector", action="store_true", help="add the VectorEnv / SB3VecEnv / DummyVecEnv table and bytes per slot")
+    vector.add_argument("--vector-ids", nargs="+", default=["dixenv/DixSolo-v0", "dixenv/LeDix-v0"], metavar="ID", help="single-agent ids (default DixSolo-v0 and LeDix-v0; versus ids get --players[0] seats and random opponents)")
+    vector.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 64, 256], metavar="N", help="games per vector env (default 1 16 64 256)")
+    vector.add_argument("--profile-vector", metavar="ID", help="also profile VectorEnv(ID) and DummyVecEnv random play at the largest N: time by part, top functions")
+    vector.add_argument("--train", action="store_true", help="add the end-to-end MaskablePPO table")
+    vector.add_argument("--train-id", default="dixenv/DixSolo-v0", metavar="ID", help="id to train on (default dixenv/DixSolo-v0)")
+    vector.add_argument("--train-num-envs", type=int, nargs="+", default=[1, 16, 64], metavar="N", help="games per VecEnv (default 1 16 64)")
+    vector.add_argument("--train-steps", type=int, default=8192, help="training steps per run (default 8192)")
+    vector.add_argument("--train-rollout", type=int, default=2048, help="steps per rollout over all games (default 2048)")
+    vector.add_argument("--torch-threads", type=int, default=1, help="torch.set_num_threads; 0 keeps torch's default (default 1: on a shared machine more threads thrash)")
+    vector.add_argument("--profile-train", action="store_true", help="also print a cProfile of the SB3VecEnv training run at the largest N")
+    parser.add_argument("--search", action="store_true",
+                        help="measure only what search pays per call: clone() and sample_hidden() of the seat to act")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be > 0 and --rounds >= 1")
+    if min(args.num_envs + args.train_num_envs) < 1 or args.train_steps < 1 or args.train_rollout < 1:
+        parser.error("--num-envs, --train-num-envs, --train-steps and --train-rollout must be >= 1")
+    if args.no_single:
+        run_extra_tables(args)
+        return 0
 
+    if args.search:
+        print_search_costs(args.games, args.players, args.rounds, args.seed)
+        return 0
     u, seed = uniforms(args.seed), args.seed
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; {args.seconds:g} s per measurement, best of {args.rounds} interleaved rounds\n")
     loaded: dict[str, Any] = {}
@@ -371,7 +814,25 @@ def main(argv: list[str] | None = None) -> int:
             profile_env(loaded[args.profile][0], {"num_players": args.players[0]}, args.seconds, args.seed, args.profile_top)
         else:
             print(f"\nprofile of {args.profile} skipped: not loaded")
+    run_extra_tables(args)
     return 0
+
+
+def run_extra_tables(args: argparse.Namespace) -> None:
+    """The vector and training tables and profiles, when asked for (they need the train extra)."""
+    if not (args.vector or args.profile_vector or args.train or args.profile_train):
+        return
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        print("\nvector and training tables: skipped, they need the train extra (torch, stable-baselines3, sb3-contrib)")
+        return
+    if args.vector:
+        run_vector(args)
+    if args.profile_vector:
+        profile_vector(args)
+    if args.train or args.profile_train:
+        run_train(args)
 
 
 if __name__ == "__main__":

@@ -49,7 +49,10 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1.0 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave it a hair inside.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
@@ -121,11 +124,18 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
     start = _fingerprint(u.state)
     hook.start(env)
     steps = 0
+    n_seats = len(u.scores())
+    moves, think = [0] * n_seats, [0.0] * n_seats  # per seat: decisions and seconds spent in act()
+    clock = time.perf_counter
     while True:
         name = env.agent_selection
         if env.terminations[name] or env.truncations[name]:
             break
-        action = agents[name].act(env.observe(name))
+        obs = env.observe(name)
+        t0 = clock()
+        action = agents[name].act(obs)
+        think[seat_of[name]] += clock() - t0
+        moves[seat_of[name]] += 1
         env.step(action)
         steps += 1
         hook.after_step(env, seat_of[name], u.action_to_string(action))
@@ -158,6 +168,8 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
         "wins": shares,
         "ranks": ranks,
         "figures": figures,
+        "moves": moves,  # per seat: decisions its agent made (env-played seats: 0)
+        "think_seconds": think,  # per seat: seconds its agent spent choosing them
     }
 
 
@@ -281,12 +293,15 @@ class Results:
         out: dict[str, dict[str, Any]] = {}
         for j, label in enumerate(self.labels):
             wins, scores, figures = [], [], []
+            moves = think = 0.0
             for r in self.records:
                 i = self.entry_seat(r, j)
                 seat = r["seats"][i]
                 wins.append(r["wins"][seat])
                 scores.append(r["scores"][seat])
                 figures.append(r["figures"][seat])
+                moves += r["moves"][seat]
+                think += r["think_seconds"][seat]
             n = len(wins)
             w = float(sum(wins))
             lo, hi = wilson_interval(w, n)
@@ -299,6 +314,7 @@ class Results:
                 "win_ci95": [lo, hi],
                 "mean_score": mean,
                 "score_ci95_half_width": half,
+                "ms_per_move": 1000 * think / moves if moves else float("nan"),
                 **hook.summarize(figures),
             }
         return out
@@ -323,7 +339,7 @@ class Results:
         """The per-agent results as a fixed-width text table."""
         summ = self.summary()
         display = make_hook(self.game).display
-        head = ["agent", "games", "win share [95% CI]", "mean score ± 95% CI"] + [t for _, t in display]
+        head = ["agent", "games", "win share [95% CI]", "mean score ± 95% CI", "ms/move"] + [t for _, t in display]
         rows = []
         for label, s in summ.items():
             lo, hi = s["win_ci95"]
@@ -333,12 +349,13 @@ class Results:
                     str(s["games"]),
                     f"{s['win_share']:.3f} [{lo:.3f}, {hi:.3f}]",
                     _pm(s["mean_score"], s["score_ci95_half_width"]),
+                    _ms(s["ms_per_move"]),
                 ]
                 + [_num(s.get(k)) for k, _ in display]
             )
         for seat, s in self.env_seat_summary().items():
             rows.append(
-                [f"(env seat {seat}{': ALIX' if self.game == 'dix' else ''})", str(self.num_games), f"{s['win_share']:.3f}", _pm(s["mean_score"], s["score_ci95_half_width"])]
+                [f"(env seat {seat}{': ALIX' if self.game == 'dix' else ''})", str(self.num_games), f"{s['win_share']:.3f}", _pm(s["mean_score"], s["score_ci95_half_width"]), ""]
                 + ["" for _ in display]
             )
         widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
@@ -371,6 +388,8 @@ class Results:
                 row[f"score{j}"] = r["scores"][seat]
                 row[f"win{j}"] = r["wins"][seat]
                 row[f"rank{j}"] = r["ranks"][seat]
+                row[f"moves{j}"] = r["moves"][seat]
+                row[f"think{j}"] = r["think_seconds"][seat]
                 for k, v in r["figures"][seat].items():
                     row[f"{k}{j}"] = v
             for seat in range(len(r["scores"])):
@@ -427,6 +446,12 @@ def _pm(mean: float, half: float) -> str:
     if math.isnan(half):
         return f"{mean:.2f}"
     return f"{mean:.2f} ± {half:.2f}"
+
+
+def _ms(x: float) -> str:
+    if math.isnan(x):
+        return "—"
+    return f"{x:.3g}"
 
 
 def _num(x: Any) -> str:

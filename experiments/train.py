@@ -1,163 +1,462 @@
-"""Train a masked-PPO agent on a dixenv single-agent environment, then evaluate it.
+"""Train a masked-PPO agent on any dixenv game, evaluate it, and save it as a policy agents can load.
 
-``python -m experiments.train`` trains sb3-contrib's MaskablePPO on the default game — solo dix
-against ALIX (``dixenv/DixSolo-v0``, difficulty 4) — with a progress bar, then plays evaluation
-episodes with the trained policy and with a random policy on the same seeds, and prints both win
-rates with 95% confidence intervals. Other games: ``--env dixenv/LeDix-v0 --option num_players=3
---option opponents=random`` (any id registered by dixenv, any of its options).
+    python -m experiments.train                                  # the quick preset: solo dix, a few minutes
+    python -m experiments.train --preset le_dix --out runs/le_dix
+    python -m experiments.train --preset dix --self-play 0.5 --timesteps 2000000
+    python -m experiments.train --env dixenv/LeDix-v0 --option num_players=3 --opponents heuristic random
 
-Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib): install torch's CPU build
-first (``pip install torch==2.13.0``), then ``pip install -e ".[train]"``.
+What a run does (sb3-contrib's MaskablePPO on ``dixenv.vector``, several games stepped together):
+
+1. Warm start (optional, on by default): the learner's seat is played by a baseline agent (the
+   game's heuristic) for some games; the network learns its moves and the critic the returns
+   (``experiments.imitation``), so PPO starts from the baseline's play instead of from random moves.
+2. PPO against the opponents: fixed baselines (one per seat, or ``name=weight`` mixed per episode),
+   and with ``--self-play R`` a share R of the opponent seats taken from a pool of frozen snapshots
+   of the learner (one added every ``--snapshot-every`` updates, the last ``--pool-size`` kept,
+   sampled per episode and seat, acting in batches). The learner's seat rotates every episode.
+3. Every ``--eval-every`` steps the current policy is evaluated with the tournament code (seat
+   rotation, replayed deals, Wilson intervals) against the heuristic and random tables; the figures
+   go to the logs (TensorBoard, ``progress.csv``) and ``eval.csv``; checkpoints are saved.
+4. At the end: ``final.npz`` + ``final.json`` (the policy and its metadata: env id, options, layout
+   fingerprint), ``model.zip`` (to resume), ``curve.png`` (learning curve), and the final table:
+   the trained agent beside the heuristic and random on the same unseen deals.
+
+``python -m experiments.evaluate --game le_dix --agents policy:runs/le_dix/final heuristic heuristic heuristic``
+plays the result afterwards. Needs the ``train`` extra: ``pip install torch==2.13.0`` first, then
+``pip install -e ".[train]"``.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
+import csv
 import json
-import math
+import sys
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Sequence
 
-import gymnasium
 import numpy as np
 
-import dixenv  # noqa: F401  (registers the environment ids)
+from dixenv.agents.registry import parse_key_values, parse_value
+from dixenv.experiments.presets import PRESETS, Preset, get_preset
 
-DEFAULT_ENV = "dixenv/DixSolo-v0"
-
-
-@dataclass
-class EvalResult:
-    """Outcome of evaluation episodes for one policy."""
-
-    policy: str
-    episodes: int
-    wins: float
-    draws: int
-    win_rate: float
-    ci_low: float
-    ci_high: float
-    mean_reward: float
+EVAL_SEED = 1_000_003  # deals of evaluations during training; never the training games' (those come from other streams)
+FINAL_SEED = 2_000_003  # deals of the final table
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``["difficulty=6", "opponents=random"]`` -> ``{"difficulty": 6, "opponents": "random"}``."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise ValueError(f"option {pair!r} must look like key=value")
-        key, text = pair.split("=", 1)
-        try:
-            options[key] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            options[key] = text
-    return options
+# --------------------------------------------------------------------------------------------
+# opponents: baselines, mixes and the snapshot pool
 
 
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson 95% interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+def parse_opponents(items: Sequence[str]) -> tuple[list[str], list[tuple[str, float]]]:
+    """``["heuristic", "random"]`` -> per seat; ``["heuristic=0.7", "random=0.3"]`` -> a mix drawn per episode and seat."""
+    mixed = [i for i in items if "=" in i and not i.startswith("policy:")]
+    if mixed and len(mixed) != len(items):
+        raise ValueError(f"opponents {list(items)}: give either one agent per seat or name=weight entries, not both")
+    if not mixed:
+        return list(items), []
+    mix = []
+    for item in items:
+        name, _, weight = item.rpartition("=")
+        value = parse_value(weight)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise ValueError(f"opponent weight in {item!r} must be a positive number")
+        mix.append((name, float(value)))
+    return [], mix
 
 
-def evaluate(env_id: str, options: dict[str, Any], choose: Callable[[np.ndarray, np.ndarray], int], name: str, episodes: int, seed: int) -> EvalResult:
-    """Play ``episodes`` with ``choose(obs, mask) -> action`` on seeds seed, seed+1, …; a win is a final reward > 0."""
-    env = gymnasium.make(env_id, **options)
-    wins = draws = 0
-    total = 0.0
-    for episode in range(episodes):
-        obs, info = env.reset(seed=seed + episode)
-        done, reward = False, 0.0
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(choose(obs, info["action_mask"]))
-            total += reward
-            done = terminated or truncated
-        wins += reward > 0
-        draws += reward == 0
-    env.close()
-    low, high = wilson(wins, episodes)
-    return EvalResult(name, episodes, wins, draws, wins / episodes, low, high, total / episodes)
+class MatchMaker:
+    """Who sits where in each new episode of each game: the learner's seat and every opponent.
+
+    The learner's seat is drawn uniformly among the agent seats (``rotate``) or fixed; each
+    opponent seat takes, with probability ``self_play`` (once the pool is not empty), a snapshot of
+    the learner drawn uniformly from the pool, else its baseline (per seat, or drawn from the mix).
+    Baseline agents are built once per game slot and kept (they are per-game agents).
+    """
+
+    def __init__(self, raw_env: Any, per_seat: list[str], mix: list[tuple[str, float]], self_play: float = 0.0,
+                 rotate: bool = True, pool_size: int = 20):
+        if not 0.0 <= self_play <= 1.0:
+            raise ValueError(f"self_play={self_play!r} must be a share from 0 to 1")
+        self.raw_env = raw_env
+        self.seats = [raw_env._seat_of[a] for a in raw_env.possible_agents]
+        opponents = len(self.seats) - 1
+        if per_seat and len(per_seat) not in (1, opponents):
+            raise ValueError(f"{opponents} opponent(s) needed, got {len(per_seat)}: {per_seat}")
+        self.per_seat = (per_seat * opponents if len(per_seat) == 1 else per_seat) if per_seat else []
+        self.mix_names = [name for name, _ in mix]
+        weights = np.array([w for _, w in mix], dtype=float)
+        self.mix_p = weights / weights.sum() if mix else None
+        if not self.per_seat and not mix and self_play < 1.0:
+            raise ValueError("no opponents given: name one per seat, a mix, or self_play=1")
+        self.self_play = float(self_play)
+        self.rotate = rotate
+        self.pool: list[Any] = []
+        self.pool_size = pool_size
+        self._agents: dict[tuple[int, int, str], Any] = {}
+
+    def add_snapshot(self, agent: Any) -> None:
+        """Put a frozen copy of the learner into the pool (the oldest leaves when it is full)."""
+        self.pool.append(agent)
+        del self.pool[: max(0, len(self.pool) - self.pool_size)]
+
+    def _baseline(self, slot: int, k: int, name: str, rng: np.random.Generator) -> Any:
+        key = (slot, k, name)
+        agent = self._agents.get(key)
+        if agent is None:
+            from dixenv.agents.registry import make_agent
+
+            agent = self._agents[key] = make_agent(self.raw_env.game.name, name, self.raw_env, seed=int(rng.integers(2**31)))
+        return agent
+
+    def __call__(self, slot: int, rng: np.random.Generator) -> tuple[int, list[Any]]:
+        learner = self.seats[int(rng.integers(len(self.seats)))] if self.rotate else self.seats[0]
+        opponents = []
+        for k in range(len(self.seats) - 1):
+            if self.pool and (self.self_play >= 1.0 or rng.random() < self.self_play):
+                opponents.append(self.pool[int(rng.integers(len(self.pool)))])
+                continue
+            if self.mix_p is not None:
+                name = self.mix_names[int(rng.choice(len(self.mix_names), p=self.mix_p))]
+            elif self.per_seat:
+                name = self.per_seat[k]
+            else:  # self_play=1 with an empty pool: the learner's first snapshot is not there yet
+                name = "random"
+            opponents.append(self._baseline(slot, k, name, rng))
+        return learner, opponents
 
 
-def train(env_id: str, options: dict[str, Any], timesteps: int, seed: int, progress_bar: bool = True, **ppo_kwargs: Any):
-    """Train MaskablePPO on ``env_id`` for ``timesteps`` steps; returns the model."""
-    try:
-        from sb3_contrib import MaskablePPO
-    except ImportError as exc:  # the train extra is optional
-        raise SystemExit(
-            "training needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'"
-        ) from exc
-    env = gymnasium.make(env_id, **options)
-    params = {"n_steps": 1024, "batch_size": 256, "learning_rate": 3e-4, "gamma": 0.995, "ent_coef": 0.01}
-    params.update(ppo_kwargs)
-    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **params)
-    model.learn(total_timesteps=timesteps, progress_bar=progress_bar)
+# --------------------------------------------------------------------------------------------
+# evaluation through the tournament code
+
+
+def eval_tables(preset: Preset) -> dict[str, list[str]]:
+    """The tables a candidate is evaluated at: against the heuristic and against random (solo: against ALIX)."""
+    if not preset.eval_opponents:
+        return {"ALIX": []}
+    return {"heuristic": list(preset.eval_opponents), "random": ["random"] * len(preset.eval_opponents)}
+
+
+def evaluate_candidate(preset: Preset, candidate: str, opponents: list[str], games: int, seed: int, workers: int) -> dict[str, Any]:
+    """One tournament of ``candidate`` and ``opponents`` (seats rotated, deals replayed); the candidate's summary."""
+    from dixenv.experiments.tournament import run_tournament
+
+    results = run_tournament(preset.game, [candidate, *opponents], games, dict(preset.eval_options), workers=workers, seed=seed)
+    summary = results.summary()[results.labels[0]]
+    return {k: summary[k] for k in summary if k not in ("agent",)} | {"seconds": results.seconds}
+
+
+# --------------------------------------------------------------------------------------------
+# the run
+
+
+def build_model(preset: Preset, venv: Any, seed: int, out: Path) -> Any:
+    """A MaskablePPO with the preset's hyper-parameters and network, logging to ``out``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    model = MaskablePPO("MlpPolicy", venv, seed=seed, verbose=0, device="cpu",
+                        policy_kwargs={"net_arch": list(preset.net_arch), "activation_fn": torch.nn.Tanh}, **preset.ppo)
+    model.set_logger(configure(str(out), ["csv", "tensorboard"]))
     return model
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", default=DEFAULT_ENV, help=f"Gymnasium id (default {DEFAULT_ENV})")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="environment option, repeatable")
-    parser.add_argument(
-        "--train-reward",
-        default="points",
-        choices=["points", "win"],
-        help="reward while training (default points: dense game points; evaluation always counts wins)",
-    )
-    parser.add_argument("--timesteps", type=int, default=60_000, help="training steps (default 60,000: a few minutes on 2 cores)")
-    parser.add_argument("--eval-episodes", type=int, default=300, help="evaluation episodes per policy (default 300)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="results/maskable_ppo", help="where to save the model (.zip) and the results (.json)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
-    options = parse_options(args.option)
+def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any) -> dict[str, Any]:
+    """Behaviour cloning of ``preset.warm_start`` in every learner seat, then the critic on the returns."""
+    from dixenv.experiments.imitation import Demonstrations, collect, pretrain
 
     start = time.perf_counter()
-    model = train(args.env, {**options, "reward": args.train_reward}, args.timesteps, args.seed, progress_bar=not args.no_progress)
-    options = {**options, "reward": "win"}
-    seconds = time.perf_counter() - start
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out.with_suffix(".zip"))
+    options = {**preset.options, "reward": preset.train_reward}
+    seats = _learner_seats(preset)
+    parts = []
+    for k, seat in enumerate(seats):
+        opts = dict(options)
+        if preset.opponents:
+            opts["opponents"] = _fixed_opponents(preset)
+            opts["learner_seat"] = seat
+        games = preset.warm_start_games // len(seats) + (k < preset.warm_start_games % len(seats))
+        parts.append(collect(preset.env_id, opts, preset.warm_start, games, seed=seed * 7919 + 100_000 * k, workers=workers))
+    demos = Demonstrations.concatenate(parts)
+    collected = time.perf_counter() - start
+    history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed)
+    info = {"agent": preset.warm_start, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
+            "pretrain_seconds": time.perf_counter() - start - collected, "accuracy": history[-1]["accuracy"]}
+    log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions) in {collected:.0f} s; "
+        f"cloned to {info['accuracy']:.1%} accuracy in {info['pretrain_seconds']:.0f} s")
+    return info
 
-    def trained(obs: np.ndarray, mask: np.ndarray) -> int:
-        action, _ = model.predict(obs, action_masks=mask.astype(bool), deterministic=True)
-        return int(action)
 
-    rng = np.random.default_rng(args.seed)
+def _learner_seats(preset: Preset) -> list[int]:
+    from dixenv.agents.registry import env_module
 
-    def random_policy(obs: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        return int(legal[rng.integers(len(legal))])
+    raw = env_module(preset.game).raw_env(**preset.eval_options)
+    return [raw._seat_of[a] for a in raw.possible_agents]
 
-    eval_seed = 1_000_000 + args.seed  # evaluation seeds differ from anything seen in training
-    results = [
-        evaluate(args.env, options, trained, "maskable_ppo", args.eval_episodes, eval_seed),
-        evaluate(args.env, options, random_policy, "random", args.eval_episodes, eval_seed),
-    ]
-    print(f"\n{args.env} {options or ''}: trained {args.timesteps:,} steps in {seconds:.0f} s; "
-          f"evaluation on {args.eval_episodes} episodes (same seeds for both policies)")
-    print(f"{'policy':<14}{'win rate [95% CI]':<26}{'draws':>6}{'mean reward':>13}")
-    for r in results:
-        print(f"{r.policy:<14}{r.win_rate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]{'':<6}{r.draws:>6}{r.mean_reward:>13.3f}")
-    summary = {
-        "env": args.env,
-        "options": options,
-        "timesteps": args.timesteps,
-        "train_seconds": seconds,
-        "results": [asdict(r) for r in results],
-    }
-    out.with_suffix(".json").write_text(json.dumps(summary, indent=2, default=str))
-    print(f"model: {out.with_suffix('.zip')}  results: {out.with_suffix('.json')}")
+
+def _fixed_opponents(preset: Preset) -> list[str]:
+    per_seat, mix = parse_opponents(preset.opponents)
+    if mix:  # warm start against the most likely baseline
+        return [max(mix, key=lambda m: m[1])[0]] * (len(_learner_seats(preset)) - 1)
+    return per_seat * (len(_learner_seats(preset)) - 1) if len(per_seat) == 1 else per_seat
+
+
+def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: bool = True, log: Any = print) -> dict[str, Any]:
+    """Run the whole pipeline of the module docstring; returns the summary (also written to ``out/summary.json``)."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+    from torch.distributions import Distribution
+
+    from dixenv.agents.policy import PolicyAgent, from_sb3, policy_metadata
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    torch.set_num_threads(1)  # measured: 2 threads made small forward passes many times slower here
+    Distribution.set_default_validate_args(False)  # sb3-contrib's masked distribution spends ~10% validating
+    out.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+
+    options = {**preset.options, "reward": preset.train_reward}
+    per_seat, mix = parse_opponents(preset.opponents)
+    from dixenv.agents.registry import env_module
+
+    raw = env_module(preset.game).raw_env(**preset.eval_options)
+    maker = None
+    if preset.opponents or preset.self_play:
+        maker = MatchMaker(raw, per_seat, mix, preset.self_play, rotate=True, pool_size=preset.pool_size)
+        options["opponents"] = _fixed_opponents(preset) if preset.opponents else "random"
+    venv = VectorEnv(preset.env_id, preset.n_envs, match_maker=maker, **options)
+    vec = SB3VecEnv(venv)
+    vec.seed(seed)
+    model = build_model(preset, vec, seed, out)
+    metadata = policy_metadata(preset.env_id, preset.options, venv.raw_env, preset=preset_dict(preset), seed=seed)
+
+    ws_info = None
+    if preset.warm_start:
+        ws_info = warm_start(preset, model, seed, workers, log)
+    timings["warm_start"] = time.perf_counter() - t0
+
+    eval_rows: list[dict[str, Any]] = []
+    tables = eval_tables(preset)
+    snapshots = out / "snapshots"
+
+    def evaluate_now(step: int) -> None:
+        path = snapshots / f"step_{step}"
+        from_sb3(model, metadata | {"training": {"timesteps": step}}).save(path)
+        for table, opponents in tables.items():
+            row = evaluate_candidate(preset, f"policy:{path}", opponents, preset.eval_games, EVAL_SEED + seed, workers)
+            row = {"step": step, "table": table, **{k: v for k, v in row.items() if not isinstance(v, list)},
+                   "ci_low": row["win_ci95"][0], "ci_high": row["win_ci95"][1]}
+            eval_rows.append(row)
+            model.logger.record(f"eval/{table}/win_share", row["win_share"])
+            for key in ("made_bid_rate", "round_win_share", "points_per_game"):
+                if key in row:
+                    model.logger.record(f"eval/{table}/{key}", row[key])
+            log(f"step {step:,}: vs {table}: win share {row['win_share']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]")
+        _write_rows(out / "eval.csv", eval_rows)
+
+    class Periodic(BaseCallback):
+        """Evaluations every ``eval_every`` steps and snapshots into the self-play pool every ``snapshot_every`` updates."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval = preset.eval_every if preset.eval_every > 0 else float("inf")
+            self.updates = 0
+            self.snapshots = 0
+            self.eval_seconds = 0.0
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next_eval:
+                start = time.perf_counter()
+                evaluate_now(self.num_timesteps)
+                self.eval_seconds += time.perf_counter() - start
+                self.next_eval += preset.eval_every
+            return True
+
+        def _on_rollout_end(self) -> None:
+            self.updates += 1
+            if maker is not None and preset.self_play and self.updates % preset.snapshot_every == 0:
+                snapshot = PolicyAgent(policy=from_sb3(self.model, metadata), deterministic=False,
+                                       seed=int(self.updates))
+                maker.add_snapshot(snapshot)
+                self.snapshots += 1
+
+    periodic = Periodic()
+    checkpoints = CheckpointCallback(save_freq=max(1, preset.eval_every // preset.n_envs), save_path=str(out / "checkpoints"),
+                                     name_prefix="model")
+    if preset.eval_every:
+        evaluate_now(0)  # the starting point: the warm-started (or random) policy
+    t1 = time.perf_counter()
+    model.learn(preset.timesteps, callback=CallbackList([periodic, checkpoints]), progress_bar=progress)
+    timings["ppo"] = time.perf_counter() - t1 - periodic.eval_seconds
+    timings["evaluation_during_training"] = periodic.eval_seconds
+    model.save(out / "model.zip")
+    training = {"timesteps": preset.timesteps, "seed": seed, "warm_start": ws_info,
+                "seconds": time.perf_counter() - t0, "command": " ".join(sys.argv)}
+    final = from_sb3(model, metadata | {"training": training})
+    final.save(out / "final")
+    timings["train_total"] = time.perf_counter() - t0
+
+    t2 = time.perf_counter()
+    table = final_table(preset, f"policy:{out / 'final'}", seed, workers)
+    timings["final_evaluation"] = time.perf_counter() - t2
+    if eval_rows:
+        plot_curve(eval_rows, out / "curve.png", preset)
+    summary = {"preset": preset_dict(preset), "seed": seed, "timings_seconds": timings, "warm_start": ws_info,
+               "snapshots_added": periodic.snapshots,
+               "final": table, "eval_during_training": eval_rows}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    log(format_final(preset, table, timings))
     return summary
+
+
+def final_table(preset: Preset, trained: str, seed: int, workers: int) -> list[dict[str, Any]]:
+    """The trained agent, the heuristic and random, each at the heuristic table (solo: against ALIX), same deals."""
+    rows = []
+    opponents = list(preset.eval_opponents)
+    for name, candidate in (("trained", trained), ("heuristic", "heuristic"), ("random", "random")):
+        row = evaluate_candidate(preset, candidate, opponents, preset.final_games, FINAL_SEED + seed, workers)
+        rows.append({"candidate": name, **row})
+    return rows
+
+
+def format_final(preset: Preset, rows: list[dict[str, Any]], timings: dict[str, float]) -> str:
+    """The final table as text, with the time each phase took."""
+    against = "ALIX (the env plays her)" if not preset.eval_opponents else " + ".join(preset.eval_opponents)
+    lines = [f"\n{preset.env_id} {preset.options}: each candidate against {against}, {rows[0]['games']} games on the same "
+             f"unseen deals (seats rotated)",
+             f"{'candidate':<11}{'win share [95% CI]':<26}{'mean score':>11}  {'game figure':<20}"]
+    for r in rows:
+        figure = next(((k, r[k]) for k in ("made_bid_rate", "round_win_share", "points_per_game") if k in r), None)
+        fig = f"{figure[0]} {figure[1]:.3f}" if figure else ""
+        lines.append(f"{r['candidate']:<11}{r['win_share']:.3f} [{r['win_ci95'][0]:.3f}, {r['win_ci95'][1]:.3f}]"
+                     f"{'':<4}{r['mean_score']:>9.2f}  {fig}")
+    t = timings
+    lines.append(f"time: warm start {t.get('warm_start', 0):.0f} s, PPO {t.get('ppo', 0):.0f} s, evaluations during "
+                 f"training {t.get('evaluation_during_training', 0):.0f} s, final evaluation {t.get('final_evaluation', 0):.0f} s")
+    return "\n".join(lines)
+
+
+def plot_curve(rows: list[dict[str, Any]], path: Path, preset: Preset) -> None:
+    """Win share against training steps, per evaluation table, with the 95% interval as a band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for table in dict.fromkeys(r["table"] for r in rows):
+        pts = [r for r in rows if r["table"] == table]
+        x = [r["step"] for r in pts]
+        ax.plot(x, [r["win_share"] for r in pts], marker="o", label=f"vs {table}")
+        ax.fill_between(x, [r["ci_low"] for r in pts], [r["ci_high"] for r in pts], alpha=0.2)
+    seats = len(preset.eval_opponents) + 1
+    if preset.eval_opponents:
+        ax.axhline(1 / seats, color="grey", linestyle="--", linewidth=1, label=f"fair share 1/{seats}")
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("win share")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{preset.env_id} {preset.options}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def preset_dict(preset: Preset) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(preset).items()}
+
+
+def _write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m experiments.train", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="Presets: " + ", ".join(f"{k} ({v.env_id} {v.options})" for k, v in PRESETS.items()))
+    p.add_argument("--preset", default="quick", help="starting point for every setting (default quick: solo dix, minutes)")
+    p.add_argument("--env", help="Gymnasium id (overrides the preset's; give --game-options to match)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="env option, repeatable (e.g. num_players=3)")
+    p.add_argument("--opponents", nargs="+", help="one baseline per opponent seat, or name=weight entries mixed per episode")
+    p.add_argument("--self-play", type=float, help="share of opponent seats taken from the learner's snapshots (0..1)")
+    p.add_argument("--snapshot-every", type=int, help="PPO updates between snapshots")
+    p.add_argument("--pool-size", type=int, help="snapshots kept in the pool")
+    p.add_argument("--timesteps", type=int, help="PPO learner steps")
+    p.add_argument("--n-envs", type=int, help="games stepped together")
+    p.add_argument("--warm-start", help="agent to clone before PPO, or 'none'")
+    p.add_argument("--warm-start-games", type=int)
+    p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
+    p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
+    p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
+    p.add_argument("--eval-every", type=int, help="learner steps between evaluations (0: none)")
+    p.add_argument("--eval-games", type=int, help="games per evaluation during training")
+    p.add_argument("--final-games", type=int, help="games per candidate in the final table")
+    p.add_argument("--workers", type=int, default=2, help="processes for data collection and evaluation (default 2)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="output folder (default runs/PRESET)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def preset_from_args(args: argparse.Namespace) -> Preset:
+    """The preset named by ``--preset`` with every command-line override applied."""
+    preset = get_preset(args.preset)
+    changes: dict[str, Any] = {}
+    if args.env:
+        changes["env_id"] = args.env
+    options = parse_key_values(args.option)
+    if options:
+        changes["options"] = {**preset.options, **options}
+        game_opts = {k: v for k, v in options.items() if k not in ("opponents", "learner_seat", "reward")}
+        changes["eval_options"] = {**preset.eval_options, **game_opts}
+    if args.opponents:
+        parse_opponents(args.opponents)  # fails early on a bad list
+        changes["opponents"] = tuple(args.opponents)
+    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "train_reward",
+                 "eval_every", "eval_games", "final_games"):
+        value = getattr(args, name)
+        if value is not None:
+            changes[name] = value
+    if args.warm_start is not None:
+        changes["warm_start"] = None if args.warm_start.lower() == "none" else args.warm_start
+    if args.net:
+        changes["net_arch"] = tuple(int(x) for x in args.net.split(","))
+    if args.ppo:
+        changes["ppo"] = {**preset.ppo, **parse_key_values(args.ppo, what="PPO argument")}
+    preset = preset.with_(**changes)
+    if preset.eval_opponents:  # the heuristic table follows the player count
+        others = len(_learner_seats(preset)) - 1
+        if len(preset.eval_opponents) != others:
+            preset = preset.with_(eval_opponents=("heuristic",) * others)
+    return preset
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    args = build_parser().parse_args(argv)
+    try:
+        preset = preset_from_args(args)
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        raise SystemExit("training needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'") from None
+    except ValueError as exc:
+        raise SystemExit(f"error: {exc}") from None
+    out = Path(args.out or f"runs/{args.preset}")
+    print(f"training {preset.env_id} {preset.options} for {preset.timesteps:,} steps ({preset.n_envs} games at a time); "
+          f"output in {out}/", flush=True)
+    return train(preset, out, seed=args.seed, workers=args.workers, progress=not args.no_progress,
+                 log=lambda text: print(text, flush=True))
 
 
 if __name__ == "__main__":

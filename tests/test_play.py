@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
+from dixenv import dix_v0, play, views
 from dixenv.agents.base import RandomAgent
-from dixenv import play, views
+from dixenv.agents.registry import env_module, make_agent
 from dixenv.games.le_dix.cards import card_name
 from dixenv.le_dix_v0 import raw_env
+from dixenv.views import event_lines
 
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
@@ -59,27 +61,64 @@ def test_the_person_never_sees_hidden_cards():
 
     def person(prompt):
         state = env.unwrapped.state
-        view = next(t for t in reversed(printed) if t.startswith(views.SEP))
-        shown = set(CARD.findall(view))
+        lines = "\n".join(printed).splitlines()
+        deal_start = max(i for i, line in enumerate(lines) if line.startswith("── deal ") and "scores" not in line)
+        # Everything shown since this deal began (events and the view), but the previous deal's summary,
+        # whose cards may be back in other hands now.
+        shown_text = [line for line in lines[deal_start:] if not line.startswith(("previous deal", "  its final trick"))]
+        shown = set(CARD.findall("\n".join(shown_text)))
         hidden = {card_name(c) for s in range(3) if s != me for c in state.hands[s]}
         if state.dealer != me and state.dealer_discard is not None:
             hidden.add(card_name(state.dealer_discard))
         hidden.discard(card_name(state.trump_card))  # the turned-up card is public wherever it went
-        assert not shown & hidden, f"hidden cards shown: {shown & hidden}\n{view}"
-        assert {card_name(c) for c in state.hands[me]} <= shown  # the check is not vacuous
-        if checked["prompts"] == 0:  # at the first prompt, nothing but own hand and trump is known
-            everything = set(CARD.findall("\n".join(printed)))
-            assert everything <= {card_name(c) for c in state.hands[me]} | {card_name(state.trump_card)}
+        assert not shown & hidden, f"hidden cards shown: {shown & hidden}"
+        view = next(t for t in reversed(printed) if t.startswith(views.SEP))
+        assert {card_name(c) for c in state.hands[me]} <= set(CARD.findall(view))  # the check is not vacuous
         checked["prompts"] += 1
         return "1"
 
     scores = play.play_game(env, f"player_{me}", opponents, input_fn=person, print_fn=printed.append, seed=9)
     assert scores is not None and checked["prompts"] > 40
-    for line in printed:  # an opponent's discard is announced face down
-        assert not re.match(r"player_\d: discard ", line), line
-    takes = sum(bool(re.match(r"player_[02]: take trump$", line)) for line in printed)
-    face_down = sum(bool(re.match(r"player_[02]: discards a card face down$", line)) for line in printed)
+    lines = "\n".join(printed).splitlines()
+    assert not [line for line in lines if re.match(r"  player_[02] discards [2-9TJQKA][SHDC]", line)]
+    takes = sum(bool(re.match(r"  player_[02] takes the turned-up ", line)) for line in lines)
+    face_down = sum(bool(re.match(r"  player_[02] discards a card face down", line)) for line in lines)
     assert takes > 0 and face_down == takes  # every opponent dealer who took the trump discarded unseen
+    assert all(re.fullmatch(r"  player_[02] is dealt \d+ cards?", line) for line in lines if re.match(r"  player_[02] is dealt", line))
+
+
+def _log_lines(printed: list[str]) -> list[str]:
+    """The move-log lines among what terminal play printed (its event blocks, not the views or move lists)."""
+    blocks = [t for t in printed if t.startswith(("  ", "── ")) and not t.startswith(views.SEP)]
+    return "\n".join(blocks).splitlines()
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("le_dix", {"num_players": 3, "deals": (3, 2)}),
+        ("dix", {"solo": True, "difficulty": 6}),
+        ("dix", {"num_players": 3}),
+        ("dix_de_suite", {"num_players": 3, "target_score": 50}),
+    ],
+)
+def test_every_event_reaches_the_person_in_order_before_their_next_decision(game, options):
+    env = env_module(game).raw_env(**options)  # no record_events: play_game turns the move log on
+    me = 0
+    opponents = {a: make_agent(game, "heuristic", env, seed=k) for k, a in enumerate(env.possible_agents) if a != "player_0"}
+    printed: list[str] = []
+    prompts = []
+
+    def person(prompt):
+        assert _log_lines(printed) == event_lines(env.events, me, you=True)  # everything so far, nothing held back
+        prompts.append(len(env.events))
+        return "1"
+
+    assert play.play_game(env, "player_0", opponents, input_fn=person, print_fn=printed.append, seed=3) is not None
+    log = _log_lines(printed)
+    assert log == event_lines(env.events, me, you=True) and len(prompts) > 5
+    assert not any("player_0" in line for line in log)  # the person's seat is "you"
+    assert any(line.endswith("(forced)") for line in log) == (game != "dix_de_suite")  # a dix de suite turn is never forced
 
 
 def test_move_parsing_accepts_numbers_strings_and_unique_endings():
@@ -101,6 +140,50 @@ def test_move_parsing_accepts_numbers_strings_and_unique_endings():
     action, error = play.parse_move(env, illegal, moves)
     assert action is None and "is not legal now" in error
     assert play.parse_move(env, "", moves)[0] is None
+
+
+def test_an_illegal_le_dix_card_is_refused_with_the_reason():
+    env = raw_env(num_players=3, deals=(2,), auto_forced=False)
+    deck = ["KS", "QS", "AS", "3H", "4D", "2H", "5D"]  # dealt from the dealer's left: 1 KS 3H, 2 QS 4D, 0 AS 2H
+    env.reset(seed=0, options={"deck": deck, "dealer": 0})
+    for text in ("leave trump", "bid 1", "bid 0", "bid 1", "play 3H", "play 4D"):
+        env.step(env.string_to_action(text))
+    moves = play.legal_list(env, env.observe("player_0"))
+    assert [m for _, m in moves] == ["play 2H"]
+    for typed in ("play AS", "AS", "as"):
+        action, error = play.parse_move(env, typed, moves)
+        assert action is None and error == "'play AS' is not legal now: you must follow hearts (you hold 2H)"
+    assert play.parse_move(env, "KS", moves)[1] == "'play KS' is not legal now: you do not hold KS"
+
+
+@pytest.mark.parametrize(
+    "typed, error",
+    [
+        ("buy B7", "'buy B7' is not legal now: you cannot afford B7: 6 of 7"),
+        ("B7", "'buy B7' is not legal now: you cannot afford B7: 6 of 7"),
+        ("b4", "'buy B4' is not legal now: you already hold B4"),
+        ("draw", "'draw' is not legal now: you may buy a market card or skip"),
+    ],
+)
+def test_an_illegal_dix_buy_is_refused_with_the_reason(typed, error):
+    env = dix_v0.raw_env(num_players=3, auto_forced=False)
+    env.reset(seed=0, options={"deck": ["B7", "B4", "B4", "G1", "$1", "O1"], "first_player": 0})
+    # player_1 takes B4; B7, B4 and G1 go to the market; player_1 draws $1 and takes the numbers (none)
+    for text in ("take money", "take numbers", "skip", "take money", "take money", "take numbers"):
+        env.step(env.string_to_action(text))
+    assert env.agent_selection == "player_1" and env.state.means(1) == 6
+    moves = play.legal_list(env, env.observe("player_1"))
+    assert play.parse_move(env, typed, moves) == (None, error)
+
+
+def test_the_reason_is_shown_when_the_person_types_an_illegal_move():
+    printed: list[str] = []
+    answers = iter(["play 2C", "quit"])
+    play.main(["le_dix", "--players", "3", "--seed", "4", "--opponents", "random"], input_fn=lambda p: next(answers),
+              print_fn=printed.append)
+    refusal = next(t for t in printed if t.startswith("'play 2C' is not legal now: "))
+    assert refusal.split(": ", 1)[1].startswith(("you do not hold 2C", "it is time to bid", "you are the dealer"))
+    assert "Please try again" in refusal
 
 
 def test_quit_and_end_of_input_stop_the_game():
@@ -166,12 +249,6 @@ def test_a_broken_view_falls_back_to_the_generic_listing(monkeypatch):
     monkeypatch.setitem(views.VIEWS, "le_dix", broken)
     text = views.observation_text(env, 0, obs)
     assert "non-zero entries" in text and "hand:" in text and "trump_suit:" in text
-
-
-def test_le_dix_discards_are_announced_face_down():
-    assert views.public_action_text("le_dix", "discard TH") == "discards a card face down"
-    assert views.public_action_text("le_dix", "play TH") == "play TH"
-    assert views.public_action_text("dix", "buy B7") == "buy B7"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("dixenv.dix_v0") is None, reason="dix not written yet")

@@ -1,41 +1,108 @@
-"""Training works out of the box: a tiny MaskablePPO run on the default game, then evaluation."""
+"""Training works out of the box: warm start, PPO on dixenv.vector, self-play, logs, saved policy, final table."""
 
 from __future__ import annotations
 
+import csv
 import json
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the train extra")
 
+from dixenv import le_dix_v0  # noqa: E402
+from dixenv.agents.registry import make_agent  # noqa: E402
 from dixenv.experiments import train  # noqa: E402
+from dixenv.experiments.tournament import run_tournament  # noqa: E402
 
 
-def test_train_then_evaluate_writes_a_model_and_results(tmp_path):
-    out = tmp_path / "model"
-    summary = train.main(["--timesteps", "256", "--eval-episodes", "3", "--no-progress", "--out", str(out),
-                          "--option", "difficulty=5"])
-    assert (tmp_path / "model.zip").exists()
-    saved = json.loads((tmp_path / "model.json").read_text())
-    assert saved["options"] == {"difficulty": 5, "reward": "win"}
-    policies = [r["policy"] for r in summary["results"]]
-    assert policies == ["maskable_ppo", "random"]
-    for r in summary["results"]:
-        assert r["episodes"] == 3 and 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1
+def test_the_quick_preset_trains_saves_and_the_policy_plays_in_a_two_worker_tournament(tmp_path):
+    out = tmp_path / "run"
+    summary = train.main(["--timesteps", "2048", "--n-envs", "8", "--warm-start-games", "16", "--eval-every", "1024",
+                          "--eval-games", "4", "--final-games", "6", "--no-progress", "--out", str(out),
+                          "--option", "difficulty=5", "--workers", "2"])
+    for name in ("final.npz", "final.json", "model.zip", "curve.png", "eval.csv", "progress.csv", "summary.json"):
+        assert (out / name).exists(), name
+    assert list(out.glob("events.out.tfevents.*")), "TensorBoard log"
+    assert list((out / "checkpoints").glob("model_*_steps.zip"))
+    meta = json.loads((out / "final.json").read_text())
+    assert meta["env_id"] == "dixenv/DixSolo-v0" and meta["options"] == {"difficulty": 5}
+    assert meta["training"]["timesteps"] == 2048 and meta["training"]["warm_start"]["games"] == 16
+    rows = list(csv.DictReader((out / "eval.csv").open()))
+    assert [int(r["step"]) for r in rows] == [0, 1024, 2048] and {r["table"] for r in rows} == {"ALIX"}
+    assert [r["candidate"] for r in summary["final"]] == ["trained", "heuristic", "random"]
+    for r in summary["final"]:
+        assert r["games"] == 6 and r["win_ci95"][0] <= r["win_share"] <= r["win_ci95"][1]
+    results = run_tournament("dix", [f"policy:{out / 'final'}"], 4, {"solo": True, "difficulty": 5}, workers=2, seed=9)
+    assert results.num_games == 4
 
 
-def test_train_works_on_another_game_with_named_opponents(tmp_path):
-    summary = train.main(["--env", "dixenv/LeDix-v0", "--option", "num_players=3", "--option", "opponents=random",
-                          "--option", "deals=(2,)", "--timesteps", "128", "--eval-episodes", "4", "--no-progress",
-                          "--out", str(tmp_path / "m")])
-    assert summary["results"][0]["episodes"] == 4
+def test_self_play_adds_snapshots_and_the_learner_sits_everywhere(tmp_path):
+    out = tmp_path / "sp"
+    summary = train.main(["--preset", "le_dix", "--option", "num_players=3", "--option", "deals=(2,)", "--timesteps", "1024",
+                          "--n-envs", "4", "--warm-start", "none", "--self-play", "0.5", "--snapshot-every", "1",
+                          "--eval-every", "0", "--final-games", "3", "--no-progress", "--out", str(out), "--workers", "1",
+                          "--ppo", "n_steps=64", "--ppo", "batch_size=64"])
+    assert summary["snapshots_added"] >= 3
+    assert summary["preset"]["eval_opponents"] == ["heuristic", "heuristic"]  # follows num_players=3
+    agent = make_agent("le_dix", f"policy:{out / 'final'}", le_dix_v0.raw_env(num_players=3, deals=(2,)))
+    assert agent.deterministic
 
 
-def test_wilson_interval_contains_the_estimate():
-    low, high = train.wilson(30, 100)
-    assert 0.2 < low < 0.3 < high < 0.4
+def _maker(per_seat=("heuristic",), mix=(), self_play=0.0, players=4):
+    raw = le_dix_v0.raw_env(num_players=players)
+    return train.MatchMaker(raw, list(per_seat), list(mix), self_play)
 
 
-def test_bad_option_syntax_is_rejected():
-    with pytest.raises(ValueError, match="key=value"):
-        train.parse_options(["difficulty"])
+class _Snapshot:
+    def act_batch(self, observations, masks):
+        return masks.argmax(axis=1)
+
+
+def test_match_maker_rotates_the_learner_and_mixes_snapshots_at_the_given_share():
+    maker = _maker(self_play=0.25)
+    rng = np.random.default_rng(0)
+    seats = {maker(0, rng)[0] for _ in range(200)}
+    assert seats == {0, 1, 2, 3}
+    assert all(type(o).__name__ == "LeDixHeuristic" for o in maker(0, rng)[1]), "no snapshot before the first one"
+    snap = _Snapshot()
+    maker.add_snapshot(snap)
+    drawn = [o is snap for _ in range(2000) for o in maker(1, rng)[1]]
+    assert abs(np.mean(drawn) - 0.25) < 0.03
+
+
+def test_match_maker_mix_draws_baselines_by_weight_and_keeps_one_agent_per_slot():
+    maker = _maker(per_seat=(), mix=[("heuristic", 3.0), ("random", 1.0)])
+    rng = np.random.default_rng(1)
+    names = [type(o).__name__ for _ in range(1000) for o in maker(2, rng)[1]]
+    assert abs(names.count("RandomAgent") / len(names) - 0.25) < 0.03
+    first = maker(2, rng)[1]
+    again = maker(2, rng)[1]
+    assert any(a is b for a, b in zip(first, again)), "baseline agents are built once per slot and reused"
+
+
+def test_match_maker_pool_keeps_the_newest_snapshots():
+    maker = _maker(self_play=1.0)
+    snaps = [_Snapshot() for _ in range(25)]
+    for s in snaps:
+        maker.add_snapshot(s)
+    assert maker.pool == snaps[-20:]
+
+
+@pytest.mark.parametrize("items, message", [
+    (["heuristic", "random=0.5"], "either one agent per seat"),
+    (["random=-1"], "positive number"),
+    (["random=x"], "positive number"),
+])
+def test_bad_opponent_lists_are_refused(items, message):
+    with pytest.raises(ValueError, match=message):
+        train.parse_opponents(items)
+
+
+def test_bad_match_maker_settings_are_refused():
+    with pytest.raises(ValueError, match="self_play"):
+        _maker(self_play=1.5)
+    with pytest.raises(ValueError, match="3 opponent"):
+        _maker(per_seat=("heuristic", "random"))
+    with pytest.raises(ValueError, match="unknown preset"):
+        train.get_preset("chess")

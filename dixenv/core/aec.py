@@ -40,6 +40,31 @@ def as_action(action: Any, legal_names: Any) -> int:
     raise ValueError(f"action {action!r} ({type(action).__name__}) is not an integer action id; legal: {legal_names()}")
 
 
+def legal_names(game: Game, config: Any, legal: list[int]) -> str:
+    """The legal actions as ``"id (name), …"`` for error messages."""
+    return ", ".join(f"{a} ({game.action_to_string(config, a)})" for a in legal)
+
+
+def play_forced(state: GameState, events: list[Event] | None) -> list[int]:
+    """Play every move that is the only legal one (the forced-move rule); return the legal actions left.
+
+    The list returned is the current player's legal actions (empty once the game is over), so a
+    caller that builds a mask next need not ask the engine again. Forced decisions are marked
+    ``kind="forced"`` in ``events`` (when recorded).
+    """
+    while state.current_player() >= 0:
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            return legal
+        before = None if events is None else len(events)
+        state.apply_action(legal[0])
+        if before is not None and before < len(events) and events[before].kind == "move":
+            # the decision itself was the only legal one: the environment played it
+            e = events[before]
+            events[before] = Event(e.seat, e.text, e.public, "forced")
+    return []
+
+
 class CardGameEnv(AECEnv):
     """PettingZoo AEC environment for one dixenv game (use a game's ``raw_env``, not this directly).
 
@@ -201,23 +226,12 @@ class CardGameEnv(AECEnv):
         return self.state.legal_actions()
 
     def _legal_names(self) -> str:
-        return ", ".join(f"{a} ({self.action_to_string(a)})" for a in self.state.legal_actions())
+        return legal_names(self.game, self.config, self.state.legal_actions())
 
     def _play_forced(self) -> None:
-        """Play every move that is the only legal one (the forced-move rule)."""
-        if not self.auto_forced:
-            return
-        state = self.state
-        while state.current_player() >= 0:
-            legal = state.legal_actions()
-            if len(legal) != 1:
-                break
-            before = None if self.events is None else len(self.events)
-            state.apply_action(legal[0])
-            if before is not None and before < len(self.events) and self.events[before].kind == "move":
-                # the decision itself was the only legal one: the environment played it
-                e = self.events[before]
-                self.events[before] = Event(e.seat, e.text, e.public, "forced")
+        """Play every move that is the only legal one (the forced-move rule), if ``auto_forced``."""
+        if self.auto_forced:
+            play_forced(self.state, self.events)
 
     def _after_move(self) -> None:
         """Set rewards, terminations/truncations and the next agent from the engine's state."""

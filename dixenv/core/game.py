@@ -34,6 +34,13 @@ class GameState(Protocol):
     def apply_action(self, action: int) -> None:
         """Play one action; raise ``ValueError`` naming the action and the legal ones if illegal."""
 
+    def why_illegal(self, action: int) -> str:
+        """Why ``action`` is illegal for the seat to act, in words for that seat ("" if it is legal).
+
+        Reads only what that seat may know, so it can be shown to a person playing there; the
+        illegal-action ``ValueError`` of ``apply_action`` includes it.
+        """
+
     def is_terminal(self) -> bool:
         """True once the game has ended by its rules."""
 

@@ -1,8 +1,9 @@
 """One seat of a dixenv game as a single-agent Gymnasium environment.
 
 The learner plays one seat; every other seat is played by an opponent policy (an object with
-``act(observation_dict) -> int``, e.g. an ``agents`` baseline, or a plain callable of the
-observation dict). Short names such as ``"random"`` or ``"heuristic"`` are resolved lazily by
+``act(observation_dict) -> int``, e.g. an ``agents`` baseline, a batched policy with
+``act_batch(observations, masks)`` (``dixenv.vector.BatchPolicy``, asked here one game at a time),
+or a plain callable of the observation dict). Short names such as ``"random"`` or ``"heuristic"`` are resolved lazily by
 ``agents.registry.make_agent`` — dixenv itself never imports ``agents`` at import time.
 
 Observation: the flat float32 vector. The legal actions are ``action_masks()`` (the sb3-contrib
@@ -45,6 +46,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_viewer: int | str = "learner",
     ):
         check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        self.illegal_action = illegal_action
         self._illegal_raises = illegal_action == "raise"
         if learner not in aec_env.possible_agents:
             raise ValueError(f"learner {learner!r} is not an agent of this game; agents: {aec_env.possible_agents}")
@@ -56,10 +58,14 @@ class SingleAgentEnv(gymnasium.Env):
             )
         self.aec = aec_env
         self.learner = learner
+        #: The opponents as given (names, agents, callables), one per seat of ``opponent_seats``:
+        #: ``dixenv.vector`` builds one set of per-game agents from them for each of its games.
+        self.opponent_specs = tuple(opponents)
+        self.opponent_seats = tuple(aec_env._seat_of[a] for a in others)
         self.render_mode = aec_env.render_mode
         self.render_viewer = render_viewer
-        agents = [_as_agent(aec_env, p) for p in opponents]
-        self._opponents = {a: (agent.act if hasattr(agent, "act") else agent) for a, agent in zip(others, agents)}
+        agents = [as_agent(aec_env, p) for p in opponents]
+        self._opponents = {a: act_function(agent) for a, agent in zip(others, agents)}
         self._resettable = [agent for agent in agents if hasattr(agent, "reset")]
         self.observation_space = aec_env.observation_space(learner)["observation"]
         self.action_space = aec_env.action_space(learner)
@@ -69,8 +75,7 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.aec.reset(seed=seed, options=options)
         if seed is not None:  # opponents' own randomness follows the seed too, for reproducible episodes
-            for agent in self._resettable:
-                agent.reset(seed=int(self.np_random.integers(2**31)))
+            reseed_agents(self._resettable, self.np_random)
         self._play_opponents()  # nothing is scored before the learner's first move
         obs = self._observe()
         return obs, {"action_mask": self._mask.copy()}
@@ -127,12 +132,37 @@ class SingleAgentEnv(gymnasium.Env):
         return reward, aec.terminations[self.learner], aec.truncations[self.learner]
 
 
-def _as_agent(env: CardGameEnv, opponent: Any) -> Any:
-    """An opponent given as an agent, a callable or a short name (resolved by ``agents.registry``)."""
+def as_agent(env: CardGameEnv, opponent: Any) -> Any:
+    """An opponent given as an agent, a batched policy, a callable or a short name (resolved by ``agents.registry``)."""
     if isinstance(opponent, str):
         from dixenv.agents.registry import make_agent  # lazy: dixenv does not depend on agents
 
         return make_agent(env.game.name, opponent, env)
-    if hasattr(opponent, "act") or callable(opponent):
+    if hasattr(opponent, "act") or hasattr(opponent, "act_batch") or callable(opponent):
         return opponent
-    raise ValueError(f"opponent {opponent!r} is neither an agent with act(), a callable, nor an agent name")
+    raise ValueError(
+        f"opponent {opponent!r} is neither an agent with act(), a batched policy with act_batch(), a callable, nor an agent name"
+    )
+
+
+def reseed_agents(agents: Sequence[Any], np_random: np.random.Generator) -> None:
+    """Reseed each agent (``agent.reset(seed=...)``) with a seed drawn in turn from ``np_random``."""
+    for agent in agents:
+        agent.reset(seed=int(np_random.integers(2**31)))
+
+
+def act_function(agent: Any) -> Policy:
+    """The agent's choice for one game as a callable of the observation dict.
+
+    An agent's own ``act`` if it has one; a batched policy's ``act_batch`` asked with a batch of one
+    game; else the agent is that callable itself.
+    """
+    if hasattr(agent, "act"):
+        return agent.act
+    if hasattr(agent, "act_batch"):
+
+        def act(observation: dict[str, np.ndarray]) -> int:
+            return int(agent.act_batch(observation["observation"][None], observation["action_mask"][None].astype(bool))[0])
+
+        return act
+    return agent

@@ -19,6 +19,7 @@ numpy gather (see ``state.public_segments``); the rest are a few scalars and one
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -194,33 +195,44 @@ def make_layout(config: DixConfig) -> Layout:
     return Layout([c[0] for c in _count_pieces(config)] + _other_pieces(config))
 
 
+@lru_cache(maxsize=64)
+def _count_tables(config: DixConfig) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Per observing seat, the buffer index of every count entry (tensor order), and the entries' scales.
+
+    They depend on the config only, so every observer of a config shares them (read-only): a
+    vector env holds one observer per game.
+    """
+    n = config.num_players
+    seg = public_segments(n)
+    index: list[list[int]] = [[] for _ in range(n)]
+    scale: list[float] = []
+    for piece, name, start, length, per_seat, s in _count_pieces(config):
+        base = seg[name][0] + start
+        for seat in range(n):
+            if per_seat:
+                stride = NUM_COLLECTABLE if name == "collections" else 1
+                for k in range(n):
+                    index[seat].extend(range(base + stride * ((seat + k) % n), base + stride * ((seat + k) % n) + length))
+            else:
+                index[seat].extend(range(base, base + length))
+        scale.extend(s * (n if per_seat else 1) if isinstance(s, list) else [s] * piece.size)
+    tables = [np.asarray(ix, dtype=np.intp) for ix in index] + [np.asarray(scale, dtype=np.float32)]
+    for table in tables:
+        table.flags.writeable = False
+    return tuple(tables[:-1]), tables[-1]
+
+
 class DixObserver:
     """Fills a preallocated tensor with what a seat may know (``set_from``)."""
 
     def __init__(self, config: DixConfig):
-        n = config.num_players
         self.config = config
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
         self._off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
-        # For each observing seat, the buffer index of every count entry, in tensor order.
-        seg = public_segments(n)
-        index: list[list[int]] = [[] for _ in range(n)]
-        scale: list[float] = []
-        for piece, name, start, length, per_seat, s in _count_pieces(config):
-            base = seg[name][0] + start
-            for seat in range(n):
-                if per_seat:
-                    stride = NUM_COLLECTABLE if name == "collections" else 1
-                    for k in range(n):
-                        index[seat].extend(range(base + stride * ((seat + k) % n), base + stride * ((seat + k) % n) + length))
-                else:
-                    index[seat].extend(range(base, base + length))
-            scale.extend(s * (n if per_seat else 1) if isinstance(s, list) else [s] * piece.size)
-        self._index = [np.asarray(ix, dtype=np.intp) for ix in index]
-        self._scale = np.asarray(scale, dtype=np.float32)
-        self._counts = self.tensor[: len(scale)]
-        self._rest = self.tensor[len(scale) :]
+        self._index, self._scale = _count_tables(config)
+        self._counts = self.tensor[: len(self._scale)]
+        self._rest = self.tensor[len(self._scale) :]
         self._rules = [float(config.bust_buy), float(config.solo), config.difficulty / 10.0]
 
     def set_from(self, state: DixState, seat: int) -> None:

@@ -23,9 +23,10 @@ Algorithm (exact):
    contested wild the colours share only the stars, which a small knapsack over the four colours
    distributes (O(4·s²), s = stars < total gap count ≤ 36).
 4. Otherwise, usually, a dynamic programme over the colours ("colour DP", ``_contested_dp``),
-   with state = how many copies of each contested number are used so far (a mixed-radix
-   integer; a bitmask when each number has one copy) and, per state, the best total for each
-   star budget. A colour c receives a set U of contested numbers it lacks and u stars, worth
+   with state = how many copies of each contested number are used so far (one digit of a few
+   bits per number; the bitmask of the numbers placed when each has one copy, as in the real
+   box) and how many stars, and per state the best total. A colour c receives a set U of
+   contested numbers it lacks and u stars, worth
    ``_RUN[mask_c | U][min(9, a_c + u)]``. Only *irredundant* sets U are tried — those where
    dropping any one wild lowers the value (any optimal placement can be reduced to one whose
    sets are irredundant, freeing wilds without losing points) — which are few because a run is
@@ -61,10 +62,10 @@ FULL_RUN_BONUS = 1
 """Bonus point for a run holding every number 1–9 of one colour."""
 
 _ALL = (1 << 9) - 1
-_UNREACHED = -(10**9)  # DP entry for a star budget no placement fits in
 # Above this (contested-wild states × (stars+1)²) the position DP beats the colour DP (measured).
 _COLOUR_DP_LIMIT = 4096
 _POPCOUNT = tuple(bin(m).count("1") for m in range(1 << 9))
+_INT_ONLY = {int}
 
 
 def _build_run_table() -> tuple[tuple[int, ...], ...]:
@@ -89,6 +90,8 @@ def _build_run_table() -> tuple[tuple[int, ...], ...]:
 
 
 _RUN = _build_run_table()
+#: ``_RUN_WITH[f][mask]`` = ``_RUN[mask][f]``: one row per filler count, for the irredundant sets.
+_RUN_WITH = tuple(tuple(row[f] for row in _RUN) for f in range(10))
 
 # Card string -> (kind, index): kind 0 number (index colour*9 + number-1), 1 colour wild (colour),
 # 2 number wild (number-1), 3 star. Built once so parsing is a dict lookup.
@@ -150,6 +153,22 @@ def score_collection(
 
 def _check(numbers: tuple, colour_wilds: tuple, number_wilds: tuple, stars: object) -> None:
     """Raise ValueError if the arguments of ``score_collection`` are malformed."""
+    counts = colour_wilds + number_wilds
+    # Fast path (every memo miss of the engine and the agents passes here): plain ints in range.
+    # ``is_int`` is an ABC check, several times slower than ``type(x) is int``; anything else
+    # (numpy integers, bools, floats, wrong lengths) takes the full checks below.
+    if (
+        type(stars) is int
+        and len(numbers) == 4
+        and len(colour_wilds) == 4
+        and len(number_wilds) == 9
+        and set(map(type, numbers + counts)) == _INT_ONLY
+        and stars >= 0
+        and min(counts) >= 0
+        and min(numbers) >= 0
+        and max(numbers) <= _ALL
+    ):
+        return
     if len(numbers) != 4 or not all(is_int(m) and 0 <= m <= _ALL for m in numbers):
         raise ValueError(f"numbers={numbers!r} must be 4 integer masks (B,G,O,P) in 0..511")
     if len(colour_wilds) != 4 or not all(is_int(a) and a >= 0 for a in colour_wilds):
@@ -183,15 +202,14 @@ def _best_total(
 
     contested: list[tuple[int, int]] = []  # (number bit, copies), copies < colours lacking it
     copies = [0] * 9
-    for k in range(9):
-        n = int(number_wilds[k])
+    for k, n in enumerate(number_wilds):
         if not n:
             continue
+        n = int(n)
         bit = 1 << k
-        lacking = [c for c in range(4) if not masks[c] & bit]
-        if n >= len(lacking):
-            for c in lacking:
-                masks[c] |= bit
+        lacking = (not masks[0] & bit) + (not masks[1] & bit) + (not masks[2] & bit) + (not masks[3] & bit)
+        if n >= lacking:
+            masks = [m | bit for m in masks]  # a copy for every colour lacking k
         else:
             contested.append((bit, n))
             copies[k] = n
@@ -230,7 +248,7 @@ def _share_stars(masks: list[int], fill: list[int], stars: int) -> int:
 @lru_cache(maxsize=1 << 14)
 def _irredundant(mask: int, lackable: int, fillers: int) -> tuple[tuple[int, int], ...]:
     """Sets U ⊆ ``lackable`` (with their run values) where dropping any one bit lowers the value."""
-    row_f = [r[fillers] for r in _RUN]
+    row_f = _RUN_WITH[fillers]
     out = []
     sub = lackable
     while True:
@@ -251,64 +269,72 @@ def _irredundant(mask: int, lackable: int, fillers: int) -> tuple[tuple[int, int
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
+def _spread(width: int) -> tuple[int, ...]:
+    """Per set of numbers (9-bit mask), the wild state holding one copy of each: a digit of ``width`` bits per number."""
+    return tuple(sum(1 << (k * width) for k in range(9) if sub >> k & 1) for sub in range(1 << 9))
+
+
+@lru_cache(maxsize=1 << 12)
+def _taken(state: int, contested: tuple[tuple[int, int], ...], width: int) -> int:
+    """The contested numbers (bits) whose copies are all used in wild ``state`` (see ``_contested_dp``)."""
+    full = 0
+    digit = (1 << width) - 1
+    for bit, n in contested:
+        if state >> ((bit.bit_length() - 1) * width) & digit == n:
+            full |= bit
+    return full
+
+
 def _contested_dp(masks: list[int], fill: list[int], stars: int, contested: list[tuple[int, int]]) -> int:
-    """DP over colours; state = copies used of each contested number wild (mixed radix)."""
-    all_bits = 0
-    radix: dict[int, int] = {}  # number bit -> place value in the state integer
-    copies: dict[int, int] = {}
-    place = 1
+    """DP over colours; a DP key holds the copies used of each contested number wild and the stars used.
+
+    Key = wild state + stars used × 2^(9 × width), the wild state a digit of ``width`` bits per
+    number (copies used of its wild): adding a set of wilds is then one table lookup
+    (``_spread``), and with one copy of each number wild (the real box) the wild state is the
+    mask of the numbers already placed. One int per key keeps the dicts cheap.
+    """
+    all_bits, most = 0, 1
     for bit, n in contested:
         all_bits |= bit
-        radix[bit] = place
-        copies[bit] = n
-        place *= n + 1
-
-    lack = [all_bits & ~masks[c] for c in range(4)]
+        most = max(most, n)
+    width = most.bit_length()
+    spread = _spread(width)
+    star_shift = 9 * width
+    star = 1 << star_shift
+    wilds = tuple(contested)
+    lack = [all_bits & ~m for m in masks]
     # the colour wanting the most contested wilds goes last: it takes what is left, unenumerated
-    order = sorted(range(4), key=lambda c: _POPCOUNT[lack[c]])
+    order = sorted(range(4), key=[_POPCOUNT[x] for x in lack].__getitem__)
 
-    # dp: state -> (available bits, best[t] = best total so far using at most t stars)
-    dp: dict[int, tuple[int, list[int]]] = {0: (all_bits, [0] * (stars + 1))}
+    dp: dict[int, int] = {0: 0}  # key -> best total of the colours so far
     for c in order[:3]:
         mask, f0, lk = masks[c], fill[c], lack[c]
         choices = [_irredundant(mask, lk, min(9, f0 + u)) for u in range(stars + 1)]
-        new: dict[int, tuple[int, list[int]]] = {}
-        for state, (avail, best) in dp.items():
-            for u in range(stars + 1):
+        new: dict[int, int] = {}
+        get = new.get
+        for key, best in dp.items():
+            used = key >> star_shift
+            taken = key & all_bits if width == 1 else _taken(key & (star - 1), wilds, width)
+            for u in range(stars - used + 1):
+                base = key + u * star
                 for sub, value in choices[u]:
-                    if sub & ~avail:
+                    if sub & taken:
                         continue
-                    nstate = state
-                    navail = avail
-                    bits = sub
-                    while bits:
-                        low = bits & -bits
-                        nstate += radix[low]
-                        if (nstate // radix[low]) % (copies[low] + 1) == copies[low]:
-                            navail &= ~low
-                        bits ^= low
-                    entry = new.get(nstate)
-                    if entry is None:
-                        entry = (navail, [_UNREACHED] * (stars + 1))
-                        new[nstate] = entry
-                    nbest = entry[1]
-                    for t in range(u, stars + 1):
-                        # best[] and nbest[] are non-decreasing in t ("at most t stars"), so an
-                        # unreached budget stays hugely negative and never wins a max
-                        v = best[t - u] + value
-                        if v > nbest[t]:
-                            nbest[t] = v
+                    v = best + value
+                    nkey = base + spread[sub]
+                    if get(nkey, -1) < v:
+                        new[nkey] = v
         dp = new
 
     last = order[3]
     mask, f0, lk = masks[last], fill[last], lack[last]
     result = 0
-    for avail, best in dp.values():
-        row = _RUN[mask | (avail & lk)]
-        for t in range(stars + 1):
-            v = best[t] + row[min(9, f0 + stars - t)]
-            if v > result:
-                result = v
+    for key, best in dp.items():
+        taken = key & all_bits if width == 1 else _taken(key & (star - 1), wilds, width)
+        v = best + _RUN[mask | (lk & ~taken)][min(9, f0 + stars - (key >> star_shift))]
+        if v > result:
+            result = v
     return result
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
+from itertools import compress
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -221,8 +222,9 @@ class DixState:
                     m ^= low
             return out
         if phase == BUY:
-            means, coll, market = self.means(p), self.collections[p], self.market
-            out = [A.BUY_BASE + t for t in range(NUM_NUMBER_TYPES) if market[t] and not coll[t] and VALUE[t] <= means]
+            means, coll = self.means(p), self.collections[p]
+            # ``compress`` picks the market's card types in C (the market holds few of the 36)
+            out = [A.BUY_BASE + t for t in compress(_NUMBERS, self.market) if not coll[t] and VALUE[t] <= means]
             out.append(A.SKIP)
             return out
         return []
@@ -269,7 +271,76 @@ class DixState:
         if self.phase == GAME_OVER:
             raise ValueError(f"illegal action {name}: the game is over")
         names = ", ".join(A.action_to_string(a) for a in legal)
-        raise ValueError(f"illegal action {name} for player_{self.actor} in the {PHASE_NAMES[self.phase]} phase; legal: {names}")
+        raise ValueError(f"illegal action {name} for player_{self.actor} in the {PHASE_NAMES[self.phase]} phase: "
+                         f"{self.why_illegal(int(action))}; legal: {names}")
+
+    def why_illegal(self, action: int) -> str:
+        """Why ``action`` is illegal for the seat to act, in words for that seat ("" if it is legal).
+
+        Everything it reads is public (dix hides only the order of the draw pile), so the reason
+        can be shown to the person at that seat.
+        """
+        action = int(action)
+        if not 0 <= action < A.NUM_ACTIONS:
+            return f"there is no action {action} (actions are 0..{A.NUM_ACTIONS - 1})"
+        phase = self.phase
+        if phase == GAME_OVER:
+            return "the game is over"
+        if action in self.legal_actions():
+            return ""
+        kind = _action_kind(action)
+        if kind != _PHASE_ACTION[phase]:
+            return self._phase_wants()
+        if phase == DECIDE:  # only ``draw`` can be illegal here
+            return "the draw pile is empty: take the numbers or the money"
+        if phase == AUCTION:
+            return self._why_bid(action - A.BID_BASE)
+        if phase == PAYMENT:
+            return self._why_pay(action)
+        return self._why_buy(action - A.BUY_BASE)
+
+    def _phase_wants(self) -> str:
+        """What the current phase asks of the seat to act (for an action of another phase)."""
+        phase = self.phase
+        if phase == DECIDE:
+            return "you may " + ("draw, take numbers or take money" if self.pile else "take numbers or take money")
+        if phase == AUCTION:
+            low = max(self.high_bid + 1, self.min_bid)
+            return f"an auction for {CARD_NAMES[self.auction_card]} is open: bid {low} or more, or pass"
+        if phase == PAYMENT:
+            what = CARD_NAMES[self.buy_card if self.pay_reason == PAY_BUY else self.auction_card]
+            return f"you still owe {self.pay_left} for {what}: pay a token, a consolation token or a number card"
+        return "you may buy a market card or skip"
+
+    def _why_bid(self, amount: int) -> str:
+        p = self.actor
+        if amount <= self.high_bid:
+            return f"a bid must beat the high bid of {self.high_bid} by {self._name(self.high_bidder)}"
+        if amount < self.min_bid:
+            return f"in the solo game a bid is at least {self.min_bid}"
+        cards = (f"{self.dups[p]} duplicates (in the solo game only duplicates pay a bid)" if self.solo
+                 else f"{self.num_cards[p]} number cards")
+        return (f"bid {amount} is above your means of {self.bid_means(p)} ({_tokens(self.tokens[p])}, "
+                f"{self.consolation[p]} consolation × {CONSOLATION_VALUE}, {cards})")
+
+    def _why_pay(self, action: int) -> str:
+        p = self.actor
+        if action == A.PAY_TOKEN:
+            return "you have no money tokens"
+        if action == A.PAY_CONSOLATION:
+            return "you have no consolation tokens"
+        t = action - A.PAY_CARD_BASE
+        if not self.collections[p][t]:
+            return f"you do not hold {CARD_NAMES[t]}"
+        return f"in the solo game only duplicates pay a bid, and you hold one {CARD_NAMES[t]}"
+
+    def _why_buy(self, t: int) -> str:
+        p = self.actor
+        if not self.market[t]:
+            return f"{CARD_NAMES[t]} is not in the market"
+        if self.collections[p][t]:
+            return f"you already hold {CARD_NAMES[t]}"
+        return f"you cannot afford {CARD_NAMES[t]}: {self.means(p)} of {VALUE[t]}"
 
     # --- means ----------------------------------------------------------------------------------
     def means(self, seat: int) -> int:
@@ -850,6 +921,19 @@ def _segment_slices(num_players: int) -> dict[str, slice]:
 _TYPE_IDS = np.arange(NUM_TYPES)
 _VALUES = np.asarray(VALUE)
 _BITS = 1 << np.arange(NUM_NUMBERS)  # bit k-1 stands for number k in a colour mask
+
+
+#: Per phase, the kind of action it takes (``_action_kind``).
+_PHASE_ACTION = ("decide", "auction", "pay", "buy")
+
+
+def _action_kind(action: int) -> str:
+    """Which phase an action id belongs to: "decide", "auction", "buy" or "pay"."""
+    if action <= A.TAKE_MONEY:
+        return "decide"
+    if action <= A.PASS:
+        return "auction"
+    return "buy" if action <= A.SKIP else "pay"
 
 
 def card_list(counts: Sequence[int], types: range) -> str:

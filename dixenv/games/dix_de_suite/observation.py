@@ -15,6 +15,8 @@ each player's last turn; the pools of hidden cards (which cards may be in which 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from dixenv.core.layout import Layout, Piece
@@ -163,6 +165,16 @@ def known_prefix(known: list[int]) -> int:
     return RACK_SIZE
 
 
+@lru_cache(maxsize=16)
+def _depth_values(pile_max: int) -> tuple[tuple[float, ...], ...]:
+    """``[L][i]``: the value of the i-th card (bottom first) of a pile of L cards, (depth + 1) / P.
+
+    ``P = pile_max`` (the scale of the depth pieces); shared by every observer of that scale.
+    """
+    p = float(pile_max)
+    return tuple(tuple((size - i) / p for i in range(size)) for size in range(pile_max + 1))
+
+
 class DixDeSuiteObserver:
     """Fills one preallocated float32 tensor with what a seat may know (``set_from``)."""
 
@@ -216,9 +228,7 @@ class DixDeSuiteObserver:
         self._scale = [c / d for c in range(d + 1)]  # card -> card / D
         self._round_scale = 1.0 / max_rounds(config)
         self._points_scale = 1.0 / max_round_points(config.run_bonus)
-        # depths[L][i]: value of the i-th card (bottom first) of a pile of L cards: (depth + 1) / P.
-        pile_max = d - RACK_SIZE * n + 1
-        self._depths = [[(size - i) / self._p for i in range(size)] for size in range(pile_max + 1)]
+        self._depths = _depth_values(d - RACK_SIZE * n + 1)
 
     def set_from(self, state: DixDeSuiteState, seat: int) -> None:
         """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""

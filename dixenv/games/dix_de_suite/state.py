@@ -219,7 +219,9 @@ class DixDeSuiteState:
             action = int(action)
         if action not in self._legal:
             name = A.ACTION_NAMES[action] if 0 <= action < A.NUM_ACTIONS else "out of range"
-            raise ValueError(f"illegal action {action} ({name!r}); legal actions: {self._legal_names()}")
+            who = f" for {_name(self.current)}" if self.current >= 0 else ""
+            raise ValueError(f"illegal action {action} ({name!r}){who}: {self.why_illegal(action)}; "
+                             f"legal actions: {self._legal_names()}")
         if self.events is not None:
             self._log_decision(action)  # first, before anything it triggers
         if self.phase == PHASE_SOURCE:
@@ -280,6 +282,26 @@ class DixDeSuiteState:
         self.current = (seat + 1) % self.num_seats
         self.phase = PHASE_SOURCE
         self._legal = _LEGAL_SOURCE
+
+    def why_illegal(self, action: int) -> str:
+        """Why ``action`` is illegal for the seat to act, in words for that seat ("" if it is legal).
+
+        Reads only what that seat knows (the phase, where its held card came from, and the card
+        itself, which the seat to act always sees), so the reason can be shown to the person there.
+        """
+        action = int(action)
+        if not 0 <= action < A.NUM_ACTIONS:
+            return f"there is no action {action} (actions are 0..{A.NUM_ACTIONS - 1})"
+        if self.phase == PHASE_OVER:
+            return "the game is over" if self.terminal else f"the game was cut short: a round reached max_turns={self.config.max_turns}"
+        if action in self._legal:
+            return ""
+        if self.phase == PHASE_SOURCE:
+            return "first take a card: draw, or take the discard pile's top card"
+        if action == A.DISCARD:  # only a discard-pile card cannot be discarded
+            return f"{self.held} comes from the discard pile: it must go into your rack (swap K)"
+        where = "swap K" if self.held_from_discard else "swap K, or discard it"
+        return f"you already hold {self.held}: place it ({where})"
 
     def is_terminal(self) -> bool:
         """True once a round ended with someone (or a team) at the target score or more."""

@@ -11,6 +11,9 @@ the environment; the previous-deal block is where those cards reach every seat.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import add
+
 import numpy as np
 
 from dixenv.core.layout import Layout, Piece
@@ -57,6 +60,30 @@ def make_layout(config: LeDixConfig) -> Layout:
     )
 
 
+@lru_cache(maxsize=64)
+def _tables(config: LeDixConfig) -> tuple:
+    """The observer's fixed tables for a config, shared by all its observers (read them, never change them).
+
+    Flat offsets per piece, bid width, last deal index, and per observing seat and per seat s the
+    flat start of s's row (its relative seat) in each per-seat piece (an entry is then one
+    addition: row start + card, bid or suit) or its entry in the per-seat one-hot pieces; and per
+    void bit set (0..15) the suits it holds.
+    """
+    n, b = config.num_players, config.max_bid + 1
+    layout = make_layout(config)
+    off = {p.name: layout.slices[p.name].start for p in layout.pieces}
+    rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+    rows = {
+        name: [[off[name] + r * width for r in rel[seat]] for seat in range(n)]
+        for name, width in (("bids", b), ("tricks_won", b), ("trick", NUM_CARDS), ("last_trick", NUM_CARDS),
+                            ("played_by", NUM_CARDS), ("void", 4))
+    }
+    seat_index = {name: [[off[name] + r for r in rel[seat]] for seat in range(n)]
+                  for name in ("dealer", "trick_leader", "last_trick_leader", "scores")}
+    suits_of = [[suit for suit in range(4) if v >> suit & 1] for v in range(16)]
+    return off, b, len(config.deals) - 1, rows, seat_index, suits_of
+
+
 class LeDixObserver:
     """Fills a preallocated tensor with what a seat may know (``set_from``)."""
 
@@ -64,61 +91,48 @@ class LeDixObserver:
         self.config = config
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
-        # Flat offsets: writing scalars into the flat tensor is the cheapest numpy access for the few
-        # ones of each piece (cheaper than gathering indices into a list for ``put``, measured).
-        self._off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
-        self._b = config.max_bid + 1
+        self._off, self._b, self._last_deal, self._rows, self._seat_index, self._suits_of = _tables(config)
         # Per seat, the previous deal whose block was last encoded and that block's flat indices:
         # a DealSummary is immutable, so the indices hold as long as it is the same object.
         self._prev_cache: list[tuple[DealSummary | None, np.ndarray | None]] = [(None, None)] * config.num_players
 
     def set_from(self, state: LeDixState, seat: int) -> None:
         """Write what ``seat`` may know of ``state`` into ``self.tensor``."""
-        t, off, n, b = self.tensor, self._off, state.num_seats, self._b
+        # Hot path: the flat indices of every 1 are gathered in one list (``map`` over the cards,
+        # row starts precomputed per seat) and written by one fancy assignment; per-entry numpy
+        # writes cost several times as much (measured). The scores are the only other values.
+        t, off, rows, at = self.tensor, self._off, self._rows, self._seat_index
         t.fill(0.0)
-        o = off["hand"]
-        for c in state.hands[seat]:
-            t[o + c] = 1.0
-        t[off["trump_card"] + state.trump_card] = 1.0
-        t[off["trump_suit"] + state.trump_suit] = 1.0
+        ones = list(map(off["hand"].__add__, state.hands[seat]))
+        ones.append(off["trump_card"] + state.trump_card)
+        ones.append(off["trump_suit"] + state.trump_suit)
         if state.dealer_took:
-            t[off["dealer_took_trump"]] = 1.0
+            ones.append(off["dealer_took_trump"])
         if seat == state.dealer and state.dealer_discard is not None:
-            t[off["own_discard"] + state.dealer_discard] = 1.0
-        t[off["dealer"] + (state.dealer - seat) % n] = 1.0
+            ones.append(off["own_discard"] + state.dealer_discard)
+        ones.append(at["dealer"][seat][state.dealer])
         if state.phase < NUM_PHASES:
-            t[off["phase"] + state.phase] = 1.0
-        ob, ot, osc = off["bids"], off["tricks_won"], off["scores"]
-        for s in range(n):
-            r = (s - seat) % n
-            bid = state.bids[s]
-            if bid is not None:
-                t[ob + r * b + bid] = 1.0
-            t[ot + r * b + state.tricks_won[s]] = 1.0
-            t[osc + r] = state.total_scores[s] / 100.0
-        o = off["trick"]
-        for s, c in state.trick:
-            t[o + (s - seat) % n * NUM_CARDS + c] = 1.0
-        t[off["trick_leader"] + (state.leader - seat) % n] = 1.0
+            ones.append(off["phase"] + state.phase)
+        ones.extend(r + bid for r, bid in zip(rows["bids"][seat], state.bids) if bid is not None)
+        ones.extend(map(add, rows["tricks_won"][seat], state.tricks_won))
+        row = rows["trick"][seat]
+        ones.extend(row[s] + c for s, c in state.trick)
+        ones.append(at["trick_leader"][seat][state.leader])
         last = state.last_trick
         if last:
-            o = off["last_trick"]
-            for s, c in last:
-                t[o + (s - seat) % n * NUM_CARDS + c] = 1.0
-            t[off["last_trick_leader"] + (last[0][0] - seat) % n] = 1.0
-        o, op = off["played"], off["played_by"]
-        for s, c in zip(state.played_by, state.played):
-            t[o + c] = 1.0
-            t[op + (s - seat) % n * NUM_CARDS + c] = 1.0
-        o = off["void"]
+            row = rows["last_trick"][seat]
+            ones.extend(row[s] + c for s, c in last)
+            ones.append(at["last_trick_leader"][seat][last[0][0]])
+        ones.extend(map(off["played"].__add__, state.played))
+        ones.extend(map(add, map(rows["played_by"][seat].__getitem__, state.played_by), state.played))
+        row, suits_of = rows["void"][seat], self._suits_of
         for s, v in enumerate(state.voids):
             if v:
-                r = o + (s - seat) % n * 4
-                for suit in range(4):
-                    if v >> suit & 1:
-                        t[r + suit] = 1.0
-        t[off["deal"] + min(state.deal_index, len(state.config.deals) - 1)] = 1.0
-        t[off["hand_size"] + state.hand_size] = 1.0
+                ones.extend(map(row[s].__add__, suits_of[v]))
+        ones.append(off["deal"] + min(state.deal_index, self._last_deal))
+        ones.append(off["hand_size"] + state.hand_size)
+        t[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        t[at["scores"][seat]] = [score / 100.0 for score in state.total_scores]
         prev = state.prev
         if prev is not None:
             cached, indices = self._prev_cache[seat]

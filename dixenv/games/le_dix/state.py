@@ -202,9 +202,44 @@ class LeDixState:
         if self.phase == GAME_OVER:
             raise ValueError(f"illegal action {name}: the game is over")
         names = ", ".join(A.action_to_string(max_bid, a) for a in legal)
+        why = self.why_illegal(action) if is_int(action) else "an action is an integer id"
         raise ValueError(
-            f"illegal action {name} for player_{self.player} in the {PHASE_NAMES[self.phase]} phase; legal: {names}"
+            f"illegal action {name} for player_{self.player} in the {PHASE_NAMES[self.phase]} phase: {why}; legal: {names}"
         )
+
+    def why_illegal(self, action: int) -> str:
+        """Why ``action`` is illegal for the seat to act, in words for that seat ("" if it is legal).
+
+        Reads only what that seat knows (its hand, its own discard, the public table), so the reason
+        can be shown to the person at that seat.
+        """
+        action = int(action)
+        max_bid, phase, hand = self.config.max_bid, self.phase, self.hands[self.player]
+        if not 0 <= action < A.num_actions(max_bid):
+            return f"there is no action {action} (actions are 0..{A.num_actions(max_bid) - 1})"
+        if phase == GAME_OVER:
+            return "the game is over"
+        if action in self.legal_actions():
+            return ""
+        kind = _action_kind(action, self._play_base)
+        if kind != _PHASE_ACTION[phase]:
+            return _PHASE_WANTS[phase].format(card=card_name(self.trump_card), size=self.hand_size)
+        if kind == "discard":
+            return f"you do not hold {card_name(action - A.DISCARD_BASE)}"
+        if kind == "bid":
+            bid = action - A.BID_BASE
+            if bid > self.hand_size:
+                return f"you cannot bid {bid} in a deal of {_cards(self.hand_size)} (bid 0..{self.hand_size})"
+            return (f"the hook rule: the dealer may not bid {bid}, which would make the bids add up to the "
+                    f"{self.hand_size} tricks of the deal")
+        card = action - self._play_base
+        if card not in hand:
+            if card == self.dealer_discard and self.player == self.dealer:
+                return f"you discarded {card_name(card)} face down"
+            return f"you do not hold {card_name(card)}"
+        led = SUIT_OF[self.trick[0][1]]
+        follow = " ".join(card_name(c) for c in hand if SUIT_OF[c] == led)
+        return f"you must follow {SUIT_WORDS[led]} (you hold {follow})"
 
     def _log_decision(self, action: int) -> None:
         """The decision about to be played, in the action vocabulary's words (a discard is face down)."""
@@ -505,6 +540,27 @@ class LeDixState:
         if self.trick:
             lines.append("trick: " + ", ".join(f"player_{s} {card_name(c)}" for s, c in self.trick))
         return "\n".join(lines)
+
+
+#: Suits in words, for the reasons of ``why_illegal`` (S, H, D, C).
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+#: Per phase: the kind of action it takes, and what it wants when another kind is tried.
+_PHASE_ACTION = ("trump", "discard", "bid", "play")
+_PHASE_WANTS = (
+    "you are the dealer: first take or leave the turned-up {card}",
+    "you took the turned-up card: discard one card face down first",
+    "it is time to bid: bid 0..{size}",
+    "the bidding is over: play a card",
+)
+
+
+def _action_kind(action: int, play_base: int) -> str:
+    """Which phase an action id belongs to: "trump", "discard", "bid" or "play"."""
+    if action < A.DISCARD_BASE:
+        return "trump"
+    if action < A.BID_BASE:
+        return "discard"
+    return "bid" if action < play_base else "play"
 
 
 def trick_winner(trick: list[tuple[int, int]], trump_suit: int) -> int:

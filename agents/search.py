@@ -1,0 +1,572 @@
+"""Search agents for every dixenv game: information-set MCTS (``ismcts``) and determinized rollouts (``pimc``).
+
+Both agents search over *worlds*: full game states drawn by the engine's
+``state.sample_hidden(seat, rng)``, which redraws everything the seat to act cannot see (other
+hands, pile orders, the generator of later deals) uniformly among the states consistent with what
+it knows. That call is the only use the agents make of the environment's state; the samplers are
+functions of the seat's information alone, so the agents cannot use what their seat may not know
+(``tests/agents/test_search.py`` checks it: two states that differ only in hidden facts give the
+same move).
+
+``ismcts`` is single-observer information-set MCTS (Cowling, Powley & Whitehouse, 2012): one tree
+over the searching seat's information sets, each iteration on a fresh world. A node is keyed by
+the seat to act and the searching seat's observation (its information state: dixenv observations
+carry the public history a player could remember), so worlds that the searching seat cannot tell
+apart share a node, a card it sees drawn leads to a node of its own, and a move it cannot see (the
+dealer's face-down discard in le_dix, a card drawn by an opponent) leads to one node whatever it
+was. Other seats choose in the same tree from what the searching seat sees (the SO-ISMCTS opponent
+model). Children are chosen by UCB1 over the actions legal in the current world, with each
+action's *availability* (how often it was legal when its node was visited) in place of the parent's
+visits (the subset-armed bandit of the paper). Each iteration adds one edge, then plays a rollout
+from there. The move played is the root action with the most visits.
+
+``pimc`` (perfect-information Monte Carlo, "determinized rollouts") samples worlds, plays every
+legal move in each followed by a rollout, and plays the move with the best mean value.
+
+Shared options (``ismcts:iterations=300,rollout=heuristic``):
+
+* ``iterations`` — simulations per move (rollouts for ``pimc``); ``seconds`` — a time limit per
+  move instead (both may be given: the first reached stops the search; a time limit makes the
+  moves depend on the machine's speed, so only iterations are reproducible);
+* ``rollout`` — ``random`` (uniform legal moves on the bare engine, the fast default) or
+  ``heuristic`` (the game's registered heuristic, reading the acting seat's observation encoded
+  for it; several times slower per step);
+* ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
+  ``deal`` (le_dix) / ``round`` (dix_de_suite). le_dix plays 10 deals and dix_de_suite rounds up
+  to 500 points: playing them out costs tens of times more per simulation and drowns the current
+  deal's effect in the noise of later deals, so these games search to the end of the deal or round
+  by default; dix (one pile, about a hundred moves) searches to the end of the game;
+* ``value`` — what a simulation is worth to each seat: ``win`` (``dixenv.core.rewards.win_rewards``
+  on the ranking at the end of the game, in [-1, 1]; needs ``horizon=game``), ``points`` (points
+  gained over the horizon, divided by the most a seat can gain over it) or ``margin`` (the same
+  minus the mean of the other seats' — teams: the other team's);
+* ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
+  a simulation cut short is scored with the game's estimate of the horizon's points
+  (dix_de_suite: see ``_dix_de_suite_estimate``);
+* ``c`` — the UCB exploration constant (``ismcts``); ``worlds`` — how many worlds to draw per move
+  and cycle through (0: a fresh one for every iteration; fewer trades diversity for speed, as
+  OpenSpiel's ``max_world_samples``);
+* ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
+  information, same budget in iterations → the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from dixenv.core.rewards import win_rewards
+
+ROLLOUTS = ("random", "greedy", "heuristic")
+VALUES = ("win", "points", "margin")
+OPPONENTS = ("tree", "policy")
+#: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
+_BLOCK = 4096
+
+
+# --- what search needs to know of each game ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchRules:
+    """One game's horizons and scales, beyond the ``GameState`` API.
+
+    ``short`` names the horizon shorter than the game (None if there is none); ``mark(state)``
+    is a counter that changes when it passes (the deal or round number). ``span(state, horizon)``
+    is the most points one seat can gain over the horizon from ``state`` (the ``points`` and
+    ``margin`` scale). ``estimate(state)``, for a simulation cut short by ``depth``, is each seat's
+    expected points still to come before the horizon (None: count what is scored so far).
+    """
+
+    short: str | None
+    default_horizon: str
+    default_value: str
+    default_rollout: str
+    mark: Callable[[Any], int]
+    span: Callable[[Any, str], float]
+    estimate: Callable[[Any], list[float]] | None = None
+    greedy: Callable[[Any, list[int]], int] | None = None
+
+
+def _le_dix_span(state: Any, horizon: str) -> float:
+    from dixenv.games.le_dix.state import deal_points, max_total_points
+
+    if horizon == "deal":
+        return float(deal_points(state.hand_size, state.hand_size, state.config.scoring))
+    return float(max_total_points(state.config))
+
+
+def _dix_de_suite_span(state: Any, horizon: str) -> float:
+    from dixenv.games.dix_de_suite.scoring import max_round_points
+
+    return float(max_round_points(state.config.run_bonus) if horizon == "round" else state.config.target_score)
+
+
+def _dix_span(state: Any, horizon: str) -> float:
+    from dixenv.games.dix.cards import NUM_NUMBERS
+
+    return float(4 * (NUM_NUMBERS + 1))  # a full 1–9 run in each of the four colours
+
+
+def _dix_de_suite_estimate(state: Any) -> list[float]:
+    """Expected round points of each seat if the round were played out (a simulation cut short).
+
+    Why this model: a rack's longest increasing subsequence (LIS) counts the cards a player can
+    keep; the others must be replaced, about one a turn. The seat with the longest LIS is taken to
+    win the round (75 points, split on ties); every other seat scores 5 per card of its LIS, as if
+    the round ended with that many of its cards in order (the round's own scoring counts the
+    ascending prefix from slot 1).
+    """
+    from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
+
+    lis = [_lis_length(rack) for rack in state.racks]
+    best = max(lis)
+    leaders = [s for s, v in enumerate(lis) if v == best]
+    out = []
+    for s, v in enumerate(lis):
+        base = POINTS_PER_CARD * v
+        out.append(base + (WIN_POINTS - base) / len(leaders) if s in leaders else float(base))
+    return out
+
+
+def _lis_length(values: list[int]) -> int:
+    """Length of the longest strictly increasing subsequence (patience sorting, O(n log n))."""
+    from bisect import bisect_left
+
+    tails: list[int] = []
+    for v in values:
+        i = bisect_left(tails, v)
+        if i == len(tails):
+            tails.append(v)
+        else:
+            tails[i] = v
+    return len(tails)
+
+
+def _le_dix_greedy(state: Any, legal: list[int]) -> int:
+    """A cheap le_dix rollout move: win tricks while the bid needs them, shed them once it is made.
+
+    Why by hand: random play says little about the tricks a hand takes under purposeful play (a
+    bid searched over random rollouts is chosen for random players), and the tuned heuristic costs
+    about 200 µs a move, a hundred times a random move. This reads only the acting seat's hand and
+    the public table of the world it plays in.
+    """
+    from dixenv.games.le_dix import actions as A
+    from dixenv.games.le_dix.cards import NUM_RANKS, RANK_OF, SUIT_OF
+    from dixenv.games.le_dix.state import BIDDING, PLAYING, TRUMP_CHOICE
+
+    first = legal[0]
+    phase = state.phase
+    trump = state.trump_suit
+    if phase == TRUMP_CHOICE:
+        return A.TAKE_TRUMP
+    seat = state.player
+    hand = state.hands[seat]
+    if phase == BIDDING:
+        # Sure-ish tricks: high trumps, side aces, half the side kings.
+        est = 0.0
+        for c in hand:
+            r = RANK_OF[c]
+            if SUIT_OF[c] == trump:
+                est += 1.0 if r >= NUM_RANKS - 4 else 0.4
+            elif r == NUM_RANKS - 1:
+                est += 0.8
+            elif r == NUM_RANKS - 2:
+                est += 0.4
+        bid = A.BID_BASE + int(est + 0.5)
+        return bid if bid in legal else min(legal, key=lambda a: abs(a - bid))
+    if phase != PLAYING:  # the dealer's discard: the lowest side card
+        return min(legal, key=lambda a: (SUIT_OF[a - A.DISCARD_BASE] == trump, RANK_OF[a - A.DISCARD_BASE]))
+    base = A.play_base(state.config.max_bid)
+    cards = [a - base for a in legal]
+    power = lambda c: RANK_OF[c] + (NUM_RANKS if SUIT_OF[c] == trump else 0)  # noqa: E731
+    need = state.bids[seat] - state.tricks_won[seat]
+    trick = state.trick
+    if not trick:
+        card = max(cards, key=power) if need > 0 else min(cards, key=power)
+        return base + card
+    # The card winning the trick so far; a card beats it by trumping it or by following higher.
+    led = SUIT_OF[trick[0][1]]
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if (SUIT_OF[c] == trump and (SUIT_OF[best] != trump or c > best)) or (SUIT_OF[c] == SUIT_OF[best] and c > best):
+            best = c
+    best_trump = SUIT_OF[best] == trump
+    winning = [c for c in cards if (SUIT_OF[c] == trump and (not best_trump or c > best)) or (not best_trump and SUIT_OF[c] == led and c > best)]
+    if need > 0:
+        card = min(winning, key=power) if winning else min(cards, key=power)
+    else:
+        losing = [c for c in cards if c not in winning]
+        card = max(losing, key=power) if losing else max(cards, key=power)
+    return base + card
+
+
+def _dix_de_suite_greedy(state: Any, legal: list[int]) -> int:
+    """A cheap dix_de_suite rollout move: slot k wants a card of the k-th tenth of the deck.
+
+    Why by hand: random play never sorts a rack (a round would last until ``max_turns``), and the
+    tuned heuristic costs about half a millisecond a move. Ten disjoint ranges, one per slot, make
+    an ascending rack once every slot holds a card of its range; a card goes to its range's slot
+    when that slot holds a card outside it. Reads the acting seat's rack, its held card and the
+    discard top only.
+    """
+    from dixenv.games.dix_de_suite import actions as A
+    from dixenv.games.dix_de_suite.state import PHASE_SOURCE
+
+    seat = state.current
+    rack = state.racks[seat]
+    size = state.config.deck_size
+    misplaced = [(c - 1) * 10 // size != k for k, c in enumerate(rack)]
+    if state.phase == PHASE_SOURCE:
+        if A.TAKE_DISCARD in legal and misplaced[(state.discard[-1] - 1) * 10 // size]:
+            return A.TAKE_DISCARD
+        return A.DRAW
+    slot = (state.held - 1) * 10 // size
+    if misplaced[slot]:
+        return A.SWAP_BASE + slot
+    if A.DISCARD in legal:
+        return A.DISCARD
+    wrong = [k for k in range(len(rack)) if misplaced[k]]  # a taken card must go somewhere
+    return A.SWAP_BASE + (wrong[0] if wrong else slot)
+
+
+RULES: dict[str, SearchRules] = {
+    "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
+    "dix_de_suite": SearchRules(
+        "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span, _dix_de_suite_estimate, _dix_de_suite_greedy
+    ),
+    "dix": SearchRules(None, "game", "win", "random", lambda s: 0, _dix_span),
+}
+
+
+# --- the agents -------------------------------------------------------------------------------------
+
+
+class _SearchAgent:
+    """What both search agents share: options, worlds, rollouts and the value of a simulation."""
+
+    name = "search"
+    #: Default simulations per move (see the README's "Search agents" table for what they cost).
+    DEFAULT_ITERATIONS = 100
+
+    def __init__(
+        self,
+        env: Any,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout: str | None = None,
+        horizon: str | None = None,
+        value: str | None = None,
+        depth: int | None = None,
+        c: float = 0.7,
+        worlds: int = 0,
+        opponents: str = "tree",
+    ):
+        raw = env.unwrapped
+        self.env = env
+        self.game_name = raw.game.name
+        rules = RULES.get(self.game_name)
+        if rules is None:
+            raise ValueError(f"no search rules for game {self.game_name!r}; games are {sorted(RULES)}")
+        self.rules = rules
+        self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
+        self.value = _choice("value", rules.default_value if value is None else value, VALUES)
+        if self.value == "win" and self.horizon != "game":
+            raise ValueError(f"value='win' needs horizon='game' (a {self.horizon} does not end the game); use points or margin")
+        self.rollout = _choice("rollout", rules.default_rollout if rollout is None else rollout, ROLLOUTS)
+        if iterations is None and seconds is None:
+            iterations = self.DEFAULT_ITERATIONS
+        self.iterations = None if iterations is None else _count("iterations", iterations, 1)
+        self.seconds = None if seconds is None else _positive("seconds", seconds)
+        self.depth = None if depth is None else _count("depth", depth, 0)
+        self.c = _positive("c", c, allow_zero=True)
+        self.worlds = _count("worlds", worlds, 0)
+        self.opponents = _choice("opponents", opponents, OPPONENTS)
+        self._opponents_by_policy = self.opponents == "policy"
+        self._observer = raw.game.make_observer(raw.config)
+        self._num_actions = raw.game.num_actions(raw.config)
+        self._mask = np.zeros(self._num_actions, dtype=np.int8)
+        self._policy = None
+        self._greedy = rules.greedy if self.rollout == "greedy" else None
+        if self.rollout == "greedy" and self._greedy is None:
+            raise ValueError(f"search option rollout='greedy' has no policy for {self.game_name}; use random or heuristic")
+        if self.rollout == "heuristic":
+            from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
+
+            self._policy = make_agent(self.game_name, "heuristic", env, seed=seed)
+        self.last_search: dict[str, Any] = {}
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed the agent's generator (worlds, tie-breaks, random rollouts)."""
+        self.rng = np.random.default_rng(seed)
+        self._uniforms: list[float] = []
+
+    # --- the entry point --------------------------------------------------------------------------
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        """Search from the seat to act's information and return the chosen legal action."""
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if len(legal) == 1:
+            return legal[0]
+        raw = self.env.unwrapped
+        seat = int(raw.agent_selection.rsplit("_", 1)[1])
+        state = raw.state  # read only to draw worlds: sample_hidden is a function of the seat's information
+
+        def sample() -> Any:
+            world = state.sample_hidden(seat, self.rng)
+            if _settable_rng(world):
+                # The world's later deals come from the agent's generator: as random as the fresh
+                # one sample_hidden seeds, and building a generator costs more than a deal.
+                world.rng = self.rng
+            return world
+
+        start = time.perf_counter()
+        action, stats = self._search(seat, legal, self._worlds(sample), start)
+        stats["seconds"] = time.perf_counter() - start
+        self.last_search = stats
+        return action
+
+    def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
+        raise NotImplementedError
+
+    def _worlds(self, sample: Callable[[], Any]) -> Callable[[], Any]:
+        """A source of worlds: a fresh sample each call, or (``worlds=k``) clones of k samples in turn."""
+        if not self.worlds:
+            return sample
+        pool: list[Any] = []
+        k = self.worlds
+
+        def next_world() -> Any:
+            if len(pool) < k:
+                pool.append(sample())
+                return pool[-1].clone()
+            world = pool[next_world.i % k]
+            next_world.i += 1
+            return world.clone()
+
+        next_world.i = 0
+        return next_world
+
+    def _budget_left(self, done: int, start: float) -> bool:
+        """True while the iteration and time budgets allow another simulation."""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return self.seconds is None or time.perf_counter() - start < self.seconds
+
+    # --- simulations -----------------------------------------------------------------------------
+    def _uniform(self) -> float:
+        """A uniform float in [0, 1) from the agent's generator (drawn in blocks: a call costs ~1 µs)."""
+        if not self._uniforms:
+            self._uniforms = self.rng.random(_BLOCK).tolist()
+        return self._uniforms.pop()
+
+    def _begin(self, world: Any) -> None:
+        """Remember what the values are measured from: the horizon mark, the scores and the scale."""
+        self._mark = self.rules.mark(world)
+        self._base = [float(s) for s in world.scores()]
+        self._scale = self.rules.span(world, self.horizon) or 1.0
+
+    def _over(self, state: Any) -> bool:
+        """True once the simulation has reached its horizon (or the game is over)."""
+        return state.current_player() < 0 or (self.horizon != "game" and self.rules.mark(state) != self._mark)
+
+    def _play_out(self, state: Any) -> bool:
+        """Play the rollout policy up to the horizon or ``depth`` moves; False if cut short by ``depth``."""
+        limit = self.depth
+        steps = 0
+        while not self._over(state):
+            if limit is not None and steps >= limit:
+                return False
+            legal = state.legal_actions()
+            state.apply_action(legal[0] if len(legal) == 1 else self._rollout_action(state, legal))
+            steps += 1
+        return True
+
+    def _rollout_action(self, state: Any, legal: list[int]) -> int:
+        """The rollout policy's move among ``legal`` (two or more)."""
+        if self._greedy is not None:
+            return self._greedy(state, legal)
+        if self._policy is None:
+            return legal[int(self._uniform() * len(legal))]
+        return self._policy_action(state, legal)
+
+    def _policy_action(self, state: Any, legal: list[int]) -> int:
+        """The rollout heuristic's move, from the acting seat's own observation of ``state``."""
+        seat = state.current_player()
+        self._observer.set_from(state, seat)
+        mask = self._mask
+        mask[legal] = 1
+        try:
+            return int(self._policy.act({"observation": self._observer.tensor, "action_mask": mask}))
+        finally:
+            mask[legal] = 0
+
+    def _values(self, state: Any, finished: bool) -> list[float]:
+        """What the simulation ending in ``state`` is worth to each seat (``value`` option)."""
+        if state.is_truncated():
+            return [0.0] * state.num_seats  # nobody wins a game cut short
+        teams = state.teams()
+        if self.value == "win":
+            if state.is_terminal():
+                return win_rewards(state.ranking_keys(), teams)
+            return win_rewards([(v,) for v in self._expected_scores(state, finished)], teams)
+        scores = self._expected_scores(state, finished)
+        gains = [(s - b) / self._scale for s, b in zip(scores, self._base)]
+        if teams is not None:  # a team's gain is its members' sum; every member gets its team's value
+            team_gain = {t: 0.0 for t in teams}
+            for s, t in enumerate(teams):
+                team_gain[t] += gains[s]
+            gains = [team_gain[t] for t in teams]
+            if self.value == "points":
+                return gains
+            others = len(team_gain) - 1
+            return [g - (sum(team_gain.values()) - g) / others for g in gains]
+        if self.value == "points":
+            return gains
+        n = len(gains)
+        total = sum(gains)
+        return [g - (total - g) / (n - 1) for g in gains]
+
+    def _expected_scores(self, state: Any, finished: bool) -> list[float]:
+        """Scores at the end of the simulation, plus the game's estimate of what is to come if it was cut short."""
+        scores = [float(s) for s in state.scores()]
+        if finished or self.rules.estimate is None or state.current_player() < 0:
+            return scores
+        return [s + e for s, e in zip(scores, self.rules.estimate(state))]
+
+
+class ISMCTSAgent(_SearchAgent):
+    """Single-observer information-set MCTS over ``sample_hidden`` worlds (see the module docstring)."""
+
+    name = "ismcts"
+
+    def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
+        root: dict[int, list] = {}
+        table: dict[tuple, dict[int, list]] = {}
+        done = 0
+        while done == 0 or self._budget_left(done, start):
+            state = world()
+            if done == 0:
+                self._begin(state)
+            self._simulate(state, root, table, seat)
+            done += 1
+        visits = {a: root[a][0] if a in root else 0 for a in legal}
+        means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in legal}
+        # The most visited action; ties go to the better mean, then to the lowest id.
+        action = max(legal, key=lambda a: (visits[a], means[a], -a))
+        return action, {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
+
+    def _simulate(self, state: Any, root: dict[int, list], table: dict[tuple, dict[int, list]], seat: int) -> None:
+        """One iteration: descend the tree by UCB, add one edge, play out, back the values up."""
+        path: list[tuple[list, int]] = []  # (edge statistics [visits, value sum, availability], acting seat)
+        node: dict[int, list] | None = root
+        c = self.c
+        while not self._over(state):
+            legal = state.legal_actions()
+            if len(legal) == 1:  # forced: no decision, no node (the environment plays these too)
+                state.apply_action(legal[0])
+                node = None
+                continue
+            player = state.current_player()
+            if player != seat and self._opponents_by_policy:
+                state.apply_action(self._rollout_action(state, legal))
+                node = None
+                continue
+            if node is None:
+                node = table.setdefault(self._key(state, seat), {})
+            untried = []
+            for a in legal:
+                edge = node.get(a)
+                if edge is None:
+                    edge = node[a] = [0, 0.0, 0]
+                edge[2] += 1
+                if edge[0] == 0:
+                    untried.append(a)
+            if untried:
+                action = untried[int(self._uniform() * len(untried))]
+                path.append((node[action], player))
+                state.apply_action(action)
+                break
+            best, action = -math.inf, legal[0]
+            for a in legal:
+                n, w, m = node[a]
+                score = w / n + c * math.sqrt(math.log(m) / n)
+                if score > best:
+                    best, action = score, a
+            path.append((node[action], player))
+            state.apply_action(action)
+            node = None
+        finished = self._play_out(state)
+        values = self._values(state, finished)
+        for edge, player in path:
+            edge[0] += 1
+            edge[1] += values[player]
+
+    def _key(self, state: Any, seat: int) -> tuple:
+        """The node of ``state``: who acts, and everything the searching seat observes."""
+        self._observer.set_from(state, seat)
+        return state.current_player(), self._observer.tensor.tobytes()
+
+
+class PIMCAgent(_SearchAgent):
+    """Determinized rollouts: each sampled world plays every legal move and a rollout after it."""
+
+    name = "pimc"
+
+    def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
+        totals = {a: 0.0 for a in legal}
+        counts = {a: 0 for a in legal}
+        done = 0
+        while done == 0 or self._budget_left(done, start):
+            sample = world()
+            if done == 0:
+                self._begin(sample)
+            for a in legal:  # every move on the same world: the comparison between moves is paired
+                if done and not self._budget_left(done, start):
+                    break
+                state = sample.clone()
+                state.apply_action(a)
+                finished = self._play_out(state)
+                totals[a] += self._values(state, finished)[seat]
+                counts[a] += 1
+                done += 1
+        means = {a: totals[a] / counts[a] if counts[a] else float("-inf") for a in legal}
+        action = max(legal, key=lambda a: (means[a], -a))
+        return action, {"iterations": done, "visits": counts, "means": means}
+
+
+# --- option checks ----------------------------------------------------------------------------------
+
+
+def _settable_rng(state: Any) -> bool:
+    """True if the state's generator of later deals is a settable ``rng`` property (le_dix, dix_de_suite)."""
+    prop = getattr(type(state), "rng", None)
+    return isinstance(prop, property) and prop.fset is not None
+
+
+def _horizons(rules: SearchRules) -> tuple[str, ...]:
+    return ("game",) if rules.short is None else (rules.short, "game")
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"search option {name}={value!r}; allowed: {', '.join(allowed)}")
+    return value
+
+
+def _count(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"search option {name}={value!r}; allowed: an integer >= {low}")
+    return int(value)
+
+
+def _positive(name: str, value: Any, allow_zero: bool = False) -> float:
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"search option {name}={value!r}; allowed: a number {'>= 0' if allow_zero else '> 0'}")
+    return float(value)

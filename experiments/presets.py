@@ -1,0 +1,80 @@
+"""Per-game training presets for ``experiments.train`` (the reasons are in docs/training.md).
+
+A preset names the single-agent environment and its options, the opponents, the PPO
+hyper-parameters and network, the warm start, the self-play settings, and how the result is
+evaluated. ``python -m experiments.train --preset NAME`` uses one; every field can be overridden
+on the command line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Preset:
+    """Everything a training run needs to know besides the seed and the output folder."""
+
+    env_id: str
+    options: dict[str, Any]  # the env's options, opponents excluded (reward="win" is what is measured)
+    game: str
+    opponents: tuple[str, ...] = ()  # one baseline per opponent seat; "name=weight" entries are mixed per episode
+    timesteps: int = 1_000_000
+    n_envs: int = 32
+    ppo: dict[str, Any] = field(default_factory=dict)
+    net_arch: tuple[int, ...] = (256, 256)
+    train_reward: str = "win"  # "win" (the measured result) or "points" (shaping: game points as scored)
+    warm_start: str | None = "heuristic"  # behaviour cloning of this agent before PPO (None: from scratch)
+    warm_start_games: int = 2000
+    warm_start_epochs: int = 15
+    self_play: float = 0.0  # share of opponent seats taken from the learner's snapshots
+    snapshot_every: int = 10  # PPO updates between snapshots added to the pool
+    pool_size: int = 20
+    eval_every: int = 250_000  # learner steps between evaluations during training
+    eval_games: int = 200
+    final_games: int = 1000
+    eval_opponents: tuple[str, ...] = ()  # the table the candidate joins for evaluation (empty: solo)
+    eval_options: dict[str, Any] = field(default_factory=dict)  # the tournament's options (the AEC game's)
+
+    def with_(self, **changes: Any) -> "Preset":
+        return replace(self, **changes)
+
+
+_PPO = {"n_steps": 256, "batch_size": 1024, "n_epochs": 4, "learning_rate": 1e-4, "gamma": 0.995, "gae_lambda": 0.95,
+        "clip_range": 0.1, "ent_coef": 0.001}
+
+PRESETS: dict[str, Preset] = {
+    # The README's main command: a few minutes on 2 cores.
+    "quick": Preset(
+        env_id="dixenv/DixSolo-v0", options={"difficulty": 4}, game="dix", timesteps=200_000, n_envs=16,
+        ppo={**_PPO, "batch_size": 512}, warm_start_games=600, warm_start_epochs=10, eval_every=100_000,
+        eval_games=100, final_games=500, eval_options={"solo": True, "difficulty": 4},
+    ),
+    "dix_solo": Preset(
+        env_id="dixenv/DixSolo-v0", options={"difficulty": 6}, game="dix", timesteps=4_000_000, n_envs=32,
+        ppo=_PPO, warm_start_games=3000, warm_start_epochs=20, eval_options={"solo": True, "difficulty": 6},
+    ),
+    "le_dix": Preset(
+        env_id="dixenv/LeDix-v0", options={"num_players": 4}, game="le_dix", opponents=("heuristic",),
+        timesteps=3_000_000, n_envs=32, ppo=_PPO, warm_start_games=1500, warm_start_epochs=15,
+        eval_opponents=("heuristic",), eval_options={"num_players": 4},
+    ),
+    "dix_de_suite": Preset(
+        env_id="dixenv/DixDeSuite-v0", options={"num_players": 2}, game="dix_de_suite", opponents=("heuristic",),
+        timesteps=3_000_000, n_envs=32, ppo=_PPO, warm_start_games=600, warm_start_epochs=15,
+        eval_opponents=("heuristic",), eval_options={"num_players": 2},
+    ),
+    "dix": Preset(
+        env_id="dixenv/Dix-v0", options={"num_players": 2}, game="dix", opponents=("heuristic",),
+        timesteps=3_000_000, n_envs=32, ppo=_PPO, warm_start_games=2000, warm_start_epochs=15,
+        eval_opponents=("heuristic",), eval_options={"num_players": 2},
+    ),
+}
+
+
+def get_preset(name: str) -> Preset:
+    """The preset called ``name`` (``ValueError`` listing the known ones)."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; presets: {sorted(PRESETS)}")
+    return PRESETS[name]

@@ -1,0 +1,233 @@
+"""Measure the search agents: tournaments against the baselines, and le_dix against OpenSpiel's ISMCTSBot.
+
+Three commands (``--help`` on each)::
+
+    # one search agent against copies of an opponent, through the tournament code (seat
+    # rotation, replayed deals); writes the summary JSON that the tables are built from
+    python -m experiments.search_stats tournament --game le_dix --agent ismcts:iterations=100 \\
+        --opponent heuristic --games 1000 --out docs/search_results/le_dix-ismcts100-heuristic.json
+
+    # a duplicate match on our le_dix through dixenv.openspiel: OpenSpiel's ISMCTSBot in two
+    # seats, our agent in the other two, then the other way round on the same deal
+    python -m experiments.search_stats openspiel --deals 10 --simulations 100 --pairs 100 \\
+        --out docs/search_results/le_dix-openspiel-10.json
+
+    # the Markdown tables of every saved result (README "Search agents", docs/search.md)
+    python -m experiments.search_stats table docs/search_results/*.json
+
+Long runs: one worker each, ``nice -n 10``, no more than two at a time (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from dixenv.experiments.tournament import derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
+
+#: The default table of each game (the project's default configurations).
+DEFAULT_PLAYERS = {"le_dix": 4, "dix_de_suite": 2, "dix": 2}
+
+
+# --- tournaments ------------------------------------------------------------------------------------
+
+
+def tournament(game: str, agent: str, opponent: str, games: int, seed: int, options: dict[str, Any], workers: int) -> dict[str, Any]:
+    """``agent`` against copies of ``opponent`` at the game's default table: the tournament summary."""
+    options = dict(options)
+    solo = bool(options.get("solo"))
+    if not solo:
+        options.setdefault("num_players", DEFAULT_PLAYERS[game])
+    seats = 1 if solo else options["num_players"]
+    specs = [agent] + [opponent] * (seats - 1)
+    results = run_tournament(game, specs, games, options, workers=workers, seed=seed)
+    print(results.table())
+    summary = results.summary_dict()
+    summary["kind"] = "tournament"
+    summary["opponent"] = opponent if not solo else f"ALIX (difficulty {options.get('difficulty')})"
+    return summary
+
+
+# --- the duplicate match against OpenSpiel's ISMCTSBot -------------------------------------------------
+
+
+def openspiel_match(deals: int, simulations: int, pairs: int, seed: int, uct_c: float, ours: str, players: int = 4) -> dict[str, Any]:
+    """Our le_dix, one ``deals``-card deal per game, hook on: ISMCTSBot in half the seats, ``ours`` in the others, then swapped.
+
+    Every deal is played twice (duplicate): seats 0, 2 OpenSpiel and 1, 3 ours, then the reverse,
+    so each side holds every hand once. Returned: per side, bids made and points per seat-deal,
+    milliseconds per search move; the paired difference (ours − OpenSpiel) per deal with its 95%
+    interval.
+    """
+    import pyspiel  # noqa: F401  (the export needs it; fail early with its own message)
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from dixenv import openspiel as X
+
+    sides = ("openspiel", "ours")
+    made = {s: 0 for s in sides}
+    points = {s: 0.0 for s in sides}
+    moves = {s: 0 for s in sides}
+    think = {s: 0.0 for s in sides}
+    diffs: list[float] = []
+    for pair in range(pairs):
+        deal_seed = derive_seed(seed, pair) % (1 << 31)  # OpenSpiel parameters are 32-bit ints
+        pair_points = {s: 0.0 for s in sides}
+        for swap in (False, True):
+            game = X.load_game("le_dix", num_players=players, deals=str(deals), hook=True, returns="points", rng_seed=deal_seed)
+            bot_seed = derive_seed(seed, pair, int(swap))
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(bot_seed))
+            bots = {
+                "openspiel": ismcts.ISMCTSBot(game, evaluator, uct_c=uct_c, max_simulations=simulations,
+                                              random_state=np.random.RandomState(bot_seed)),
+                "ours": X.DixenvBot(game, ours, seed=bot_seed),
+            }
+            who = [sides[(s + swap) % 2] for s in range(players)]
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                side = who[state.current_player()]
+                if len(legal) == 1:  # forced: no search, as in the environments
+                    action = legal[0]
+                else:
+                    t0 = time.perf_counter()
+                    action = bots[side].step(state)
+                    think[side] += time.perf_counter() - t0
+                    moves[side] += 1
+                state.apply_action(action)
+            for s, p in enumerate(state.returns()):
+                made[who[s]] += p > 0
+                points[who[s]] += p
+                pair_points[who[s]] += p
+        seat_deals = players  # each side sat in players/2 seats in each of the two games
+        diffs.append((pair_points["ours"] - pair_points["openspiel"]) / seat_deals)
+        if (pair + 1) % 10 == 0:
+            print(f"{pair + 1} pairs: made ours {made['ours'] / (2 * (pair + 1) * players / 2):.3f}, "
+                  f"openspiel {made['openspiel'] / (2 * (pair + 1) * players / 2):.3f}", file=sys.stderr, flush=True)
+    n = pairs * players  # seat-deals per side
+    mean, half = mean_ci(diffs)
+    out: dict[str, Any] = {
+        "kind": "openspiel",
+        "game": "le_dix",
+        "options": {"num_players": players, "deals": [deals], "hook": True},
+        "simulations": simulations,
+        "uct_c": uct_c,
+        "ours_agent": ours,
+        "pairs": pairs,
+        "seed": seed,
+        "points_difference_per_deal": mean,
+        "points_difference_ci95_half_width": half,
+    }
+    for s in sides:
+        lo, hi = wilson_interval(made[s], n)
+        out[s] = {"seat_deals": n, "made_bid_rate": made[s] / n, "made_ci95": [lo, hi], "points_per_deal": points[s] / n,
+                  "ms_per_move": 1000 * think[s] / moves[s] if moves[s] else float("nan")}
+    return out
+
+
+# --- tables -----------------------------------------------------------------------------------------
+
+
+def tournament_row(summary: dict[str, Any]) -> str:
+    """One Markdown row of a saved tournament: game, agent, opponent, games, win share, ms/move, made bids."""
+    agent = summary["agents"][0]
+    me = summary["agents_summary"][summary["labels"][0]]
+    others = [v for k, v in summary["agents_summary"].items() if k != summary["labels"][0]]
+    lo, hi = me["win_ci95"]
+    seats = len(summary["agents"])
+    even = 1 / seats if seats > 1 else float("nan")
+    made = "" if "made_bid_rate" not in me else f"{me['made_bid_rate']:.3f} ({np.mean([o['made_bid_rate'] for o in others]):.3f})"
+    even_text = "" if math.isnan(even) else f" (even {even:.2f})"
+    return (f"| {summary['game']} | `{agent}` | {summary['opponent']} ×{max(seats - 1, 1)} | {summary['games']} | "
+            f"{me['win_share']:.3f} [{lo:.3f}, {hi:.3f}]{even_text} | {me['ms_per_move']:.0f} | {made} |")
+
+
+def tournament_table(summaries: Sequence[dict[str, Any]]) -> str:
+    """The tournaments as a Markdown table."""
+    head = ["| game | agent | opponents | games | win share [95% CI] | ms/move | made-bid rate (opponents') |",
+            "|---|---|---|---|---|---|---|"]
+    return "\n".join(head + [tournament_row(s) for s in summaries])
+
+
+def openspiel_table(summaries: Sequence[dict[str, Any]]) -> str:
+    """The duplicate matches against ISMCTSBot as a Markdown table."""
+    rows = ["| cards | simulations | ours | deals × 2 | made bids: ours | made bids: ISMCTSBot | points/deal ours − ISMCTSBot [95% CI] | ms/move ours / ISMCTSBot |",
+            "|---|---|---|---|---|---|---|---|"]
+    for s in summaries:
+        o, t = s["ours"], s["openspiel"]
+        d, h = s["points_difference_per_deal"], s["points_difference_ci95_half_width"]
+        rows.append(f"| {s['options']['deals'][0]} | {s['simulations']} | `{s['ours_agent']}` | {s['pairs']} | {o['made_bid_rate']:.3f} | "
+                    f"{t['made_bid_rate']:.3f} | {d:+.2f} [{d - h:+.2f}, {d + h:+.2f}] | {o['ms_per_move']:.0f} / {t['ms_per_move']:.0f} |")
+    return "\n".join(rows)
+
+
+# --- the command line -------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    p = argparse.ArgumentParser(prog="python -m experiments.search_stats", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("tournament", help="a search agent against copies of an opponent")
+    t.add_argument("--game", required=True, choices=sorted(DEFAULT_PLAYERS))
+    t.add_argument("--agent", required=True, help="e.g. ismcts:iterations=100")
+    t.add_argument("--opponent", default="heuristic", help="the agent in every other seat (default heuristic)")
+    t.add_argument("--games", type=int, default=1000)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option, e.g. solo=True")
+    t.add_argument("--workers", type=int, default=1)
+    t.add_argument("--out", help="write the summary JSON here")
+    o = sub.add_parser("openspiel", help="le_dix duplicate match against OpenSpiel's ISMCTSBot through dixenv.openspiel")
+    o.add_argument("--deals", type=int, default=10, help="cards per player in the single deal (default 10)")
+    o.add_argument("--simulations", type=int, default=100, help="simulations per move, both sides (default 100)")
+    o.add_argument("--pairs", type=int, default=100, help="deals, each played twice with the sides swapped (default 100)")
+    o.add_argument("--seed", type=int, default=0)
+    o.add_argument("--uct-c", type=float, default=7.0,
+                   help="ISMCTSBot's UCT constant; its returns are 0 or 10 points, ours are scaled to 0..1 with c=0.7 (default 7)")
+    o.add_argument("--ours", default=None, help="our agent (default ismcts:iterations=SIMULATIONS,rollout=random)")
+    o.add_argument("--out", help="write the summary JSON here")
+    tb = sub.add_parser("table", help="Markdown tables of saved results")
+    tb.add_argument("files", nargs="+")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    from dixenv.agents.registry import parse_key_values
+
+    args = build_parser().parse_args(argv)
+    if args.command == "table":
+        loaded = [json.loads(Path(f).read_text()) for f in args.files]
+        tours = [s for s in loaded if s.get("kind") == "tournament"]
+        matches = [s for s in loaded if s.get("kind") == "openspiel"]
+        if tours:
+            print(tournament_table(tours) + "\n")
+        if matches:
+            print(openspiel_table(matches))
+        return 0
+    t0 = time.perf_counter()
+    if args.command == "tournament":
+        summary = tournament(args.game, args.agent, args.opponent, args.games, args.seed, parse_key_values(args.option), args.workers)
+    else:
+        ours = args.ours or f"ismcts:iterations={args.simulations},rollout=random"
+        summary = openspiel_match(args.deals, args.simulations, args.pairs, args.seed, args.uct_c, ours)
+        print(openspiel_table([summary]))
+    summary["command"] = "python -m experiments.search_stats " + " ".join(sys.argv[1:] if argv is None else argv)
+    summary["wall_seconds"] = time.perf_counter() - t0
+    if args.out:
+        path = Path(args.out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,337 @@
+"""The search agents (ismcts, pimc): legal, reproducible, information-only, and sensible choices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dixenv import dix_de_suite_v0, dix_v0, le_dix_v0
+from dixenv.agents import search as S
+from dixenv.agents.base import RandomAgent
+from dixenv.agents.registry import make_agent
+from dixenv.games.dix_de_suite.state import PHASE_SOURCE
+from tests.agents.helpers import play_game
+from tests.games.dix_de_suite.helpers import make as make_dix_de_suite
+from tests.games.le_dix.helpers import make as make_le_dix
+
+#: A short dix box (30 cards: numbers, wilds and currency) so that whole games stay quick.
+SMALL_DIX_DECK = {
+    "B1": 2, "B2": 2, "B3": 2, "B4": 1, "G1": 2, "G2": 2, "G3": 1, "O5": 2, "O6": 1, "P7": 1, "P8": 1,
+    "B#": 1, "W3": 1, "**": 1, "$1": 4, "$2": 3, "$3": 2, "$4": 1,
+}
+#: Small tables for each game, searched with a small budget (the tests stay quick).
+TABLES = {
+    "le_dix": (le_dix_v0, dict(num_players=4, deals=(3, 2))),
+    "dix_de_suite": (dix_de_suite_v0, dict(num_players=2, target_score=80, max_turns=120)),
+    "dix": (dix_v0, dict(num_players=2, deck_spec=SMALL_DIX_DECK)),
+}
+AGENTS = ["ismcts:iterations=8", "pimc:iterations=8,worlds=2"]
+
+
+def _hidden_facts(state):
+    """What the seat to act cannot see of a state (the other hands, the piles, their order)."""
+    name = type(state).__name__
+    if name == "LeDixState":
+        return [list(h) for h in state.hands], sorted(state.undealt)
+    if name == "DixDeSuiteState":
+        return [list(r) for r in state.racks], list(state.draw_pile)
+    return list(state.pile)
+
+
+def _env(game: str, **extra):
+    module, options = TABLES[game]
+    return module.raw_env(**{**options, **extra})
+
+
+def _decision(env, seed: int, skip: int):
+    """Reset with ``seed`` and let random players make ``skip`` decisions; the env waits at the next one."""
+    env.reset(seed=seed)
+    rnd = RandomAgent(env, seed=seed)
+    for _ in range(skip):
+        env.step(rnd.act(env.observe(env.agent_selection)))
+    return env.observe(env.agent_selection)
+
+
+class OnlySampleHidden:
+    """Stands in for the env's state: anything but ``sample_hidden`` (and the seat it is asked for) fails."""
+
+    def __init__(self, state, seat: int):
+        self._state, self._seat, self.calls = state, seat, 0
+
+    def sample_hidden(self, seat, rng):
+        assert seat == self._seat, f"sample_hidden asked for seat {seat}, the seat to act is {self._seat}"
+        self.calls += 1
+        return self._state.sample_hidden(seat, rng)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"a search agent read state.{name}: only sample_hidden is allowed")
+
+
+# --- the registry and the protocol ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+@pytest.mark.parametrize("spec", AGENTS)
+def test_search_agents_play_whole_games_legally(game, spec):
+    env = _env(game)
+    agents = [make_agent(game, spec, env, seed=s) for s in range(env.unwrapped.config.num_players)]
+    chosen = play_game(env, agents, seed=3)  # the helper checks every move against the mask
+    assert chosen
+    assert env.unwrapped.state.current_player() < 0
+
+
+def test_heuristic_rollouts_play_legally():
+    env = _env("le_dix", deals=(2,))
+    agents = [make_agent("le_dix", "ismcts:iterations=5,rollout=heuristic", env, seed=s) for s in range(4)]
+    assert play_game(env, agents, seed=1)
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+@pytest.mark.parametrize("spec", ["ismcts:iterations=8", "pimc:iterations=8"])
+def test_search_reads_the_state_only_through_sample_hidden(game, spec):
+    env = _env(game)
+    agent = make_agent(game, spec, env, seed=0)
+    for skip in (0, 5):
+        obs = _decision(env, seed=skip, skip=skip)
+        raw = env.unwrapped
+        seat = int(raw.agent_selection.rsplit("_", 1)[1])
+        real = raw.state
+        raw.state = proxy = OnlySampleHidden(real, seat)
+        try:
+            action = agent.act(obs) if obs["action_mask"].sum() > 1 else None
+        finally:
+            raw.state = real
+        if action is not None:
+            assert obs["action_mask"][action] == 1
+            assert proxy.calls == agent.last_search["iterations"] or spec.startswith("pimc")
+            assert proxy.calls >= 1
+
+
+def _hidden_twin(env, rng_seed: int):
+    """A copy of ``env`` whose state differs from it only in what the seat to act cannot see."""
+    raw = env.unwrapped
+    seat = int(raw.agent_selection.rsplit("_", 1)[1])
+    twin = type(raw)(**TABLES[raw.game.name][1])
+    twin.reset(seed=0)
+    twin.state = raw.state.sample_hidden(seat, np.random.default_rng(rng_seed))
+    twin.agent_selection = raw.agent_selection
+    return twin
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+@pytest.mark.parametrize("spec", ["ismcts:iterations=10", "pimc:iterations=10", "ismcts:iterations=4,rollout=heuristic,depth=12"])
+def test_same_move_when_only_hidden_facts_differ(game, spec):
+    env = _env(game)
+    differed = 0
+    for skip in (0, 3, 8):
+        obs = _decision(env, seed=10 + skip, skip=skip)
+        if obs["action_mask"].sum() < 2:
+            continue
+        twin = _hidden_twin(env, rng_seed=skip)
+        twin_obs = twin.observe(twin.agent_selection)
+        assert np.array_equal(obs["observation"], twin_obs["observation"])
+        differed += _hidden_facts(env.unwrapped.state) != _hidden_facts(twin.state)
+        a = make_agent(game, spec, env, seed=5).act(obs)
+        b = make_agent(game, spec, twin, seed=5).act(twin_obs)
+        assert a == b
+    assert differed >= 1  # the twins really differed in hidden facts
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_same_seed_same_move_and_reset_replays_it(game):
+    env = _env(game)
+    obs = _decision(env, seed=2, skip=4)
+    if obs["action_mask"].sum() < 2:
+        obs = _decision(env, seed=2, skip=5)
+    one = make_agent(game, "ismcts:iterations=20", env, seed=9)
+    two = make_agent(game, "ismcts:iterations=20", env, seed=9)
+    first = one.act(obs)
+    assert two.act(obs) == first
+    assert one.last_search == two.last_search | {"seconds": one.last_search["seconds"]}
+    one.reset(9)
+    assert one.act(obs) == first
+
+
+def test_iterations_and_seconds_bound_the_search():
+    env = _env("le_dix")
+    obs = _decision(env, seed=1, skip=0)
+    agent = make_agent("le_dix", "ismcts:iterations=17", env, seed=0)
+    agent.act(obs)
+    assert agent.last_search["iterations"] == 17
+    assert sum(agent.last_search["visits"].values()) == 17
+    pimc = make_agent("le_dix", "pimc:iterations=7", env, seed=0)
+    pimc.act(obs)
+    assert pimc.last_search["iterations"] == 7
+    timed = make_agent("le_dix", "ismcts:seconds=0.02,iterations=100000", env, seed=0)
+    assert obs["action_mask"][timed.act(obs)] == 1
+    assert 1 <= timed.last_search["iterations"] < 100000
+
+
+def test_a_forced_move_needs_no_search():
+    env = make_le_dix(3, {0: ["AS"], 1: ["2H"], 2: ["3D"]}, trump="4C", dealer=2, deals=(1,))
+    env.step(env.string_to_action("leave trump"))
+    agent = make_agent("le_dix", "ismcts:iterations=5", env, seed=0)
+    obs = env.observe(env.agent_selection)
+    assert agent.act(obs) in np.flatnonzero(obs["action_mask"])
+    env.step(env.string_to_action("bid 1"))
+    env.step(env.string_to_action("bid 0"))
+    env.step(env.string_to_action("bid 0"))
+    agent.last_search = {}
+    obs = env.observe(env.agent_selection)  # player_0 holds one card: a single legal move
+    assert env.action_to_string(agent.act(obs)) == "play AS"
+    assert agent.last_search == {}
+
+
+# --- options ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(iterations=0), "iterations"),
+        (dict(iterations=2.5), "iterations"),
+        (dict(seconds=-1), "seconds"),
+        (dict(rollout="smart"), "rollout"),
+        (dict(horizon="round"), "horizon"),  # le_dix has deals, not rounds
+        (dict(value="money"), "value"),
+        (dict(value="win", horizon="deal"), "horizon='game'"),
+        (dict(depth=-2), "depth"),
+        (dict(c=-0.1), "c="),
+        (dict(worlds=True), "worlds"),
+        (dict(opponents="nobody"), "opponents"),
+        (dict(colour="blue"), "colour"),
+    ],
+)
+def test_bad_search_options_are_refused_by_name(params, message):
+    env = _env("le_dix")
+    with pytest.raises((ValueError, TypeError), match=message):
+        make_agent("le_dix", "ismcts", env, **params)
+
+
+def test_the_greedy_rollout_exists_only_where_written():
+    make_agent("le_dix", "ismcts:rollout=greedy", _env("le_dix"))
+    with pytest.raises(ValueError, match="greedy"):
+        make_agent("dix", "ismcts:rollout=greedy", _env("dix"))
+
+
+# --- values -------------------------------------------------------------------------------------
+
+
+class _Table:
+    """A stand-in end state: scores, teams, and terminal or cut short."""
+
+    def __init__(self, scores, teams=None, terminal=True, truncated=False):
+        self._scores, self._teams, self._terminal, self._truncated = scores, teams, terminal, truncated
+        self.num_seats = len(scores)
+
+    def scores(self):
+        return self._scores
+
+    def ranking_keys(self):
+        return [(s,) for s in self._scores]
+
+    def teams(self):
+        return self._teams
+
+    def is_terminal(self):
+        return self._terminal
+
+    def is_truncated(self):
+        return self._truncated
+
+    def current_player(self):
+        return -1 if self._terminal or self._truncated else 0
+
+
+def _agent_with(value: str, base, scale: float, game: str = "dix_de_suite", horizon: str = "round"):
+    agent = make_agent(game, f"ismcts:value={value},horizon={horizon}", _env(game))
+    agent._base, agent._scale = [float(b) for b in base], scale
+    return agent
+
+
+def test_points_and_margin_values_measure_the_gain_since_the_root():
+    points = _agent_with("points", [100, 40, 0], 75.0)
+    assert points._values(_Table([175, 70, 15]), True) == pytest.approx([1.0, 0.4, 0.2])
+    margin = _agent_with("margin", [100, 40, 0], 75.0)
+    assert margin._values(_Table([175, 70, 15]), True) == pytest.approx([1.0 - 0.3, 0.4 - 0.6, 0.2 - 0.7])
+
+
+def test_team_values_are_shared_by_teammates():
+    margin = _agent_with("margin", [0, 0, 0, 0], 75.0)
+    values = margin._values(_Table([75, 10, 15, 20], teams=[0, 1, 0, 1]), True)
+    assert values == pytest.approx([(90 - 30) / 75, (30 - 90) / 75] * 2)
+
+
+def test_win_values_follow_the_ranking_and_a_truncated_game_is_worth_nothing():
+    win = _agent_with("win", [0, 0, 0], 1.0, horizon="game")
+    assert win._values(_Table([30, 10, 20]), True) == pytest.approx([1.0, -1.0, 0.0])
+    assert win._values(_Table([30, 10, 20], terminal=False, truncated=True), True) == [0.0, 0.0, 0.0]
+
+
+def test_longest_increasing_subsequence():
+    assert S._lis_length([1, 2, 3]) == 3
+    assert S._lis_length([5, 1, 2, 9, 3, 4]) == 4
+    assert S._lis_length([9, 8, 7]) == 1
+
+
+def test_dix_de_suite_estimate_favours_the_more_sorted_rack():
+    env = make_dix_de_suite({0: [1, 3, 5, 7, 9, 11, 13, 15, 17, 40], 1: [39, 2, 38, 4, 37, 6, 36, 8, 35, 10]}, discard=20, dealer=1)
+    est = S._dix_de_suite_estimate(env.unwrapped.state)
+    assert est[0] > est[1]
+    assert est[0] <= 75 and est[1] >= 5
+
+
+def test_le_dix_greedy_rollout_is_legal_in_every_phase():
+    env = _env("le_dix", auto_forced=False)
+    rnd = RandomAgent(env, seed=0)
+    for seed in range(3):
+        env.reset(seed=seed)
+        while not env.unwrapped.state.is_terminal():
+            state = env.unwrapped.state
+            legal = state.legal_actions()
+            assert S._le_dix_greedy(state, legal) in legal
+            env.step(rnd.act(env.observe(env.agent_selection)))
+
+
+# --- sensible choices ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "pimc:iterations=60", "ismcts:iterations=60,rollout=random"])
+@pytest.mark.parametrize("bid, lead", [(1, "play AS"), (0, "play 2S")])
+def test_le_dix_search_leads_to_make_its_bid(spec, bid, lead):
+    # Two cards each, clubs trump, player_0 leads. Leading AS takes the first trick, then 2S is
+    # beaten: one trick. Leading 2S loses the first trick, and AS most likely the second (it
+    # wins it only if a spade is led, and here player_1 trumps it): no trick. The search does not
+    # see the other hands; the orders of the outcomes hold in most worlds it draws.
+    hands = {0: ["AS", "2S"], 1: ["3S", "2C"], 2: ["5S", "6S"]}
+    env = make_le_dix(3, hands, trump="9C", dealer=2, deals=(2,))
+    for text in ["leave trump", f"bid {bid}", "bid 0", "bid 0"]:
+        env.step(env.string_to_action(text))
+    agent = make_agent("le_dix", spec, env, seed=0)
+    assert env.agent_selection == "player_0"
+    assert env.action_to_string(agent.act(env.observe("player_0"))) == lead
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=40", "pimc:iterations=40"])
+def test_dix_de_suite_search_takes_the_discard_that_sorts_its_rack(spec):
+    rack = [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]  # 30 out of place: the discard 11 sorts the rack
+    env = make_dix_de_suite({0: rack, 1: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]}, discard=11, draw=list(range(21, 30)), dealer=1)
+    assert env.unwrapped.state.phase == PHASE_SOURCE and env.agent_selection == "player_0"
+    agent = make_agent("dix_de_suite", spec, env, seed=0)
+    assert env.action_to_string(agent.act(env.observe("player_0"))) == "take discard"
+    env.step(env.string_to_action("take discard"))
+    assert env.action_to_string(agent.act(env.observe("player_0"))) == "swap 6"
+
+
+def test_ismcts_beats_random_in_short_le_dix_games():
+    env = _env("le_dix", deals=(4,))
+    made = {"ismcts": 0, "random": 0}
+    for seed in range(6):
+        agents = [make_agent("le_dix", "ismcts:iterations=40,rollout=greedy", env, seed=seed)] + [
+            RandomAgent(env, seed=seed + s) for s in range(1, 4)
+        ]
+        play_game(env, agents, seed=seed)
+        scores = env.unwrapped.scores()
+        made["ismcts"] += scores[0] > 0
+        made["random"] += sum(s > 0 for s in scores[1:]) / 3
+    assert made["ismcts"] > made["random"] + 1

@@ -1,0 +1,50 @@
+"""experiments.search_stats (tournaments and the ISMCTSBot match, their tables) and bench --search."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dixenv.experiments import bench, search_stats
+
+
+def test_a_tournament_summary_names_the_opponent_and_becomes_a_table_row(tmp_path, capsys):
+    out = tmp_path / "t.json"
+    search_stats.main(["tournament", "--game", "le_dix", "--agent", "ismcts:iterations=4", "--games", "4",
+                       "--option", "deals=(2,)", "--out", str(out)])
+    summary = json.loads(out.read_text())
+    assert summary["kind"] == "tournament" and summary["opponent"] == "heuristic"
+    assert summary["agents"] == ["ismcts:iterations=4"] + ["heuristic"] * 3
+    assert summary["agents_summary"]["ismcts:iterations=4"]["ms_per_move"] > 0
+    assert summary["command"].startswith("python -m experiments.search_stats tournament")
+    capsys.readouterr()
+    search_stats.main(["table", str(out)])
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| le_dix")]
+    assert len(row) == 1 and "`ismcts:iterations=4`" in row[0] and "heuristic ×3" in row[0] and "(even 0.25)" in row[0]
+
+
+def test_solo_dix_plays_one_agent_against_alix():
+    summary = search_stats.tournament("dix", "random", "heuristic", 2, 0, {"solo": True, "difficulty": 5}, 1)
+    assert summary["agents"] == ["random"] and summary["opponent"] == "ALIX (difficulty 5)"
+
+
+def test_the_openspiel_match_plays_every_deal_twice_and_sums_up_both_sides():
+    pytest.importorskip("pyspiel")
+    summary = search_stats.openspiel_match(deals=2, simulations=4, pairs=2, seed=0, uct_c=7.0, ours="ismcts:iterations=4", players=4)
+    for side in ("ours", "openspiel"):
+        assert summary[side]["seat_deals"] == 8  # 2 deals × 2 games × 2 seats
+        assert 0 <= summary[side]["made_bid_rate"] <= 1
+    # Points per deal are 0 or 10: the difference between the sides is what the rates say.
+    diff = summary["ours"]["points_per_deal"] - summary["openspiel"]["points_per_deal"]
+    assert summary["points_difference_per_deal"] == pytest.approx(diff)
+    assert "| 2 | 4 | `ismcts:iterations=4` |" in search_stats.openspiel_table([summary])
+
+
+@pytest.mark.parametrize("name", ["le_dix", "dix_de_suite", "dix"])
+def test_bench_search_costs_time_clone_and_sample_hidden_at_real_decisions(name):
+    _, game = bench.load_game(name)
+    states = bench.search_positions(game, {"num_players": 3}, 30, seed=0)
+    assert len(states) == 30 and all(s.current_player() >= 0 for s in states)
+    clone_us, sample_us = bench.search_costs(game, {"num_players": 3}, rounds=1, seed=0, count=30)
+    assert clone_us > 0 and sample_us > 0
