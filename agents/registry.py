@@ -21,6 +21,7 @@ AGENTS: dict[str, dict[str, str]] = {
     "le_dix": {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
+        "ppo": "dixenv.agents.zoo:PPOAgent",
         "heuristic": "dixenv.agents.le_dix_heuristic:LeDixHeuristic",
         "ismcts": "dixenv.agents.search:ISMCTSAgent",
         "pimc": "dixenv.agents.search:PIMCAgent",
@@ -28,6 +29,7 @@ AGENTS: dict[str, dict[str, str]] = {
     "dix_de_suite": {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
+        "ppo": "dixenv.agents.zoo:PPOAgent",
         "heuristic": "dixenv.agents.dix_de_suite_heuristic:DixDeSuiteHeuristic",
         "ismcts": "dixenv.agents.search:ISMCTSAgent",
         "pimc": "dixenv.agents.search:PIMCAgent",
@@ -35,6 +37,7 @@ AGENTS: dict[str, dict[str, str]] = {
     "dix": {
         "random": "dixenv.agents.base:RandomAgent",
         "policy": "dixenv.agents.policy:PolicyAgent",
+        "ppo": "dixenv.agents.zoo:PPOAgent",
         "heuristic": "dixenv.agents.dix_heuristic:DixHeuristic",
         "alix": "dixenv.agents.alix:AlixAgent",
         "ismcts": "dixenv.agents.search:ISMCTSAgent",

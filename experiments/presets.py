@@ -28,6 +28,9 @@ class Preset:
     warm_start: str | None = "heuristic"  # behaviour cloning of this agent before PPO (None: from scratch)
     warm_start_games: int = 2000
     warm_start_epochs: int = 15
+    dagger_rounds: int = 0  # DAgger rounds after the cloning: the clone plays, the warm-start agent labels
+    dagger_games: int = 1000  # games per DAgger round
+    dagger_epochs: int = 5  # epochs over all the demonstrations so far, after each round
     self_play: float = 0.0  # share of opponent seats taken from the learner's snapshots
     snapshot_every: int = 10  # PPO updates between snapshots added to the pool
     pool_size: int = 20

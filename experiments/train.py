@@ -163,11 +163,10 @@ def build_model(preset: Preset, venv: Any, seed: int, out: Path) -> Any:
     return model
 
 
-def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any) -> dict[str, Any]:
-    """Behaviour cloning of ``preset.warm_start`` in every learner seat, then the critic on the returns."""
-    from dixenv.experiments.imitation import Demonstrations, collect, pretrain
+def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner: str | None = None) -> Any:
+    """``games`` labelled games spread over every learner seat (played by the clone ``learner`` if given: DAgger)."""
+    from dixenv.experiments.imitation import Demonstrations, collect
 
-    start = time.perf_counter()
     options = {**preset.options, "reward": preset.train_reward}
     seats = _learner_seats(preset)
     parts = []
@@ -176,15 +175,37 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any) ->
         if preset.opponents:
             opts["opponents"] = _fixed_opponents(preset)
             opts["learner_seat"] = seat
-        games = preset.warm_start_games // len(seats) + (k < preset.warm_start_games % len(seats))
-        parts.append(collect(preset.env_id, opts, preset.warm_start, games, seed=seed * 7919 + 100_000 * k, workers=workers))
-    demos = Demonstrations.concatenate(parts)
+        count = games // len(seats) + (k < games % len(seats))
+        if count:
+            parts.append(collect(preset.env_id, opts, preset.warm_start, count, seed=seed + 100_000 * k, workers=workers,
+                                 learner=learner, expert_share=0.0))
+    return Demonstrations.concatenate(parts)
+
+
+def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, out: Path, metadata: dict[str, Any]) -> dict[str, Any]:
+    """Behaviour cloning of ``preset.warm_start`` in every learner seat (the critic on the returns), then DAgger rounds."""
+    from dixenv.agents.policy import from_sb3
+    from dixenv.experiments.imitation import Demonstrations, pretrain
+
+    start = time.perf_counter()
+    demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
     collected = time.perf_counter() - start
     history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed)
     info = {"agent": preset.warm_start, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
             "pretrain_seconds": time.perf_counter() - start - collected, "accuracy": history[-1]["accuracy"]}
     log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions) in {collected:.0f} s; "
         f"cloned to {info['accuracy']:.1%} accuracy in {info['pretrain_seconds']:.0f} s")
+    for r in range(preset.dagger_rounds):
+        t0 = time.perf_counter()
+        clone = out / "dagger_clone"  # the workers load the clone from a file (spawned processes)
+        from_sb3(model, metadata).save(clone)
+        new = _demonstrations(preset, preset.dagger_games, seed * 7919 + 1_000_000 * (r + 1), workers, learner=str(clone))
+        demos = Demonstrations.concatenate([demos, new])
+        history = pretrain(model, demos, epochs=preset.dagger_epochs, seed=seed + r + 1)
+        log(f"DAgger round {r + 1}: {new.episodes} games played by the clone, labelled by {preset.warm_start}; "
+            f"{len(demos):,} decisions in all, accuracy {history[-1]['accuracy']:.1%} ({time.perf_counter() - t0:.0f} s)")
+    info.update(dagger_rounds=preset.dagger_rounds, dagger_games=preset.dagger_games, decisions=len(demos),
+                accuracy=history[-1]["accuracy"], seconds=time.perf_counter() - start)
     return info
 
 
@@ -234,7 +255,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
 
     ws_info = None
     if preset.warm_start:
-        ws_info = warm_start(preset, model, seed, workers, log)
+        ws_info = warm_start(preset, model, seed, workers, log, out, metadata)
     timings["warm_start"] = time.perf_counter() - t0
 
     eval_rows: list[dict[str, Any]] = []
@@ -293,7 +314,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     timings["evaluation_during_training"] = periodic.eval_seconds
     model.save(out / "model.zip")
     training = {"timesteps": preset.timesteps, "seed": seed, "warm_start": ws_info,
-                "seconds": time.perf_counter() - t0, "command": " ".join(sys.argv)}
+                "seconds": time.perf_counter() - t0, "command": "python -m experiments.train " + " ".join(sys.argv[1:])}
     final = from_sb3(model, metadata | {"training": training})
     final.save(out / "final")
     timings["train_total"] = time.perf_counter() - t0
@@ -396,7 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timesteps", type=int, help="PPO learner steps")
     p.add_argument("--n-envs", type=int, help="games stepped together")
     p.add_argument("--warm-start", help="agent to clone before PPO, or 'none'")
-    p.add_argument("--warm-start-games", type=int)
+    p.add_argument("--warm-start-games", type=int, help="games the warm-start agent plays to make the demonstrations")
+    p.add_argument("--warm-start-epochs", type=int, help="behaviour-cloning epochs over the demonstrations")
+    p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
+    p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
@@ -424,7 +448,7 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
     if args.opponents:
         parse_opponents(args.opponents)  # fails early on a bad list
         changes["opponents"] = tuple(args.opponents)
-    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "train_reward",
+    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "dagger_rounds", "dagger_games", "train_reward",
                  "eval_every", "eval_games", "final_games"):
         value = getattr(args, name)
         if value is not None:

@@ -88,6 +88,14 @@ def test_wrong_number_of_opponents_is_rejected():
         SingleAgentEnv(le_dix_v0.raw_env(num_players=3), [RandomAgent()])
 
 
+@pytest.mark.parametrize("opponents", [7, 2.5, None, {"a": 1}])
+def test_opponents_that_are_neither_a_name_nor_a_list_are_a_value_error(opponents):
+    import gymnasium
+
+    with pytest.raises(ValueError, match="opponents=.*must be an agent name"):
+        gymnasium.make("dixenv/LeDix-v0", opponents=opponents)
+
+
 def test_seeded_resets_replay_the_same_episode():
     a, b = _le_dix(), _le_dix()
     oa, _ = a.reset(seed=11)

@@ -36,6 +36,11 @@ def make_versus(
         raise ValueError(f"learner_seat={learner_seat!r} is not a seat of this game; seats: 0..{len(raw.possible_agents) - 1}")
     if isinstance(opponents, str):
         opponents = [opponents] * (len(raw.possible_agents) - 1)
+    elif not isinstance(opponents, (list, tuple)):
+        raise ValueError(
+            f"opponents={opponents!r} must be an agent name (e.g. 'heuristic', 'random') or a list with one "
+            f"name or agent per opponent seat ({len(raw.possible_agents) - 1} here)"
+        )
     return SingleAgentEnv(raw, list(opponents), learner=learner, illegal_action=illegal_action, render_viewer=render_viewer)
 
 

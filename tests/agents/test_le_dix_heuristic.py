@@ -146,8 +146,10 @@ def test_strong_trumps_bid_their_tricks():
     assert _act(env, LeDixHeuristic(env)) == "bid 3"
 
 
-def test_needing_a_trick_it_wins_with_the_ace_of_trumps():
-    # Hearts trump. Player 3 leads 5H; player 0 (bid 1) holds AH and 3H: only the ace wins.
+def test_needing_one_trick_it_keeps_the_ace_of_trumps_and_ducks_the_low_trump():
+    # Hearts trump. Player 3 leads 5H; player 0 (bid 1) holds AH and 3H. The ace takes a trick
+    # whenever it is played, so it keeps it and gets rid of the 3H now, under the 5H: one low
+    # card fewer that could take an unwanted trick later.
     hands = {
         0: ["AH", "3H", "2C", "4C"],
         1: ["2S", "3S", "4S", "5S"],
@@ -157,10 +159,12 @@ def test_needing_a_trick_it_wins_with_the_ace_of_trumps():
     env = make(4, hands, trump="9H", dealer=2)
     play(env, "leave trump", "bid 1", "bid 1", "bid 0", "bid 1", "play 5H")
     assert env.agent_selection == "player_0"
-    assert _act(env, LeDixHeuristic(env)) == "play AH"
+    assert _act(env, LeDixHeuristic(env)) == "play 3H"
 
 
-def test_needing_a_trick_it_leads_the_ace_of_trumps():
+def test_needing_one_trick_on_lead_it_keeps_the_ace_of_trumps_for_later():
+    # Player 0 (bid 1) leads with AH and three low side cards: the ace is a sure trick at any
+    # time, so it leads a low card now (it can still lose) rather than cashing the ace.
     hands = {
         0: ["AH", "2C", "3C", "4D"],
         1: ["2S", "3S", "4S", "5S"],
@@ -170,11 +174,12 @@ def test_needing_a_trick_it_leads_the_ace_of_trumps():
     env = make(4, hands, trump="9H", dealer=3)
     play(env, "leave trump", "bid 1", "bid 0", "bid 0", "bid 1")
     assert env.agent_selection == "player_0"
-    assert _act(env, LeDixHeuristic(env)) == "play AH"
+    assert _act(env, LeDixHeuristic(env)) in ("play 2C", "play 3C", "play 4D")
 
 
-def test_last_to_play_needing_a_trick_it_wins_with_the_lowest_winning_card():
-    # Player 0 is the dealer, so it plays last: 5S, 9S, 7S are down; TS, KS and AS all win.
+def test_last_to_play_needing_its_last_trick_it_wins_with_a_top_card_and_keeps_the_ten():
+    # Player 0 is the dealer, so it plays last: 5S, 9S, 7S are down; TS, KS and AS all win. With
+    # its bid made by this trick, the cards it keeps must lose: it keeps the ten, not two top spades.
     hands = {
         0: ["TS", "KS", "AS", "2D"],
         1: ["5S", "3D", "4D", "5D"],
@@ -184,7 +189,7 @@ def test_last_to_play_needing_a_trick_it_wins_with_the_lowest_winning_card():
     env = make(4, hands, trump="2H", dealer=0)
     play(env, "leave trump", "bid 0", "bid 0", "bid 0", "bid 1", "play 5S", "play 9S", "play 7S")
     assert env.agent_selection == "player_0"
-    assert _act(env, LeDixHeuristic(env)) == "play TS"
+    assert _act(env, LeDixHeuristic(env)) in ("play KS", "play AS")
 
 
 def test_with_its_bid_made_it_ducks_under_the_winning_card():
@@ -263,6 +268,22 @@ def test_stats_script_runs_and_reports_made_rate_and_win_share(capsys):
     le_dix_stats.main(["--games", "2", "--players", "3", "--option", "deals=(3,2)"])
     out = capsys.readouterr().out
     assert "mean over hand sizes" in out and "win share" in out
+
+
+def test_versus_mode_splits_wins_evenly_between_identical_heuristics(capsys):
+    # The same heuristic on both sides plays every rotation of a deal seed identically: a complete
+    # seat rotation then gives each side exactly half of the wins and the same mean score.
+    from pathlib import Path
+
+    from dixenv.experiments import le_dix_stats
+
+    baseline = Path(__file__).resolve().parents[2] / "agents" / "le_dix_heuristic.py"
+    r = le_dix_stats.run(4, 8, 3, "versus", {}, {"deals": (4, 2)}, 1, str(baseline))
+    assert r["win_share"] / r["games"] == pytest.approx(0.5)
+    assert np.mean(r["heur_scores"]) == pytest.approx(np.mean(r["other_scores"]))
+    assert r["count"].sum() == r["base_count"].sum() == 8 * 2 * 2
+    with pytest.raises(ValueError, match="multiple of players"):
+        le_dix_stats.run(4, 6, 3, "versus", {}, {"deals": (2,)}, 1, str(baseline))
 
 
 def test_calibration_script_fits_one_weight_per_feature():

@@ -4,19 +4,8 @@ Both engines get the same hands, trump card and dealer, then the same random seq
 cards (chosen among the actions legal in both). Every step they must agree on who acts and on the
 legal set; every trick on who won it; at the end on bids and scores.
 
-Mapping between the two (read from ``open_spiel/games/oh_hell/oh_hell.cc``, open_spiel 2.0.2):
-
-* cards: ours ``suit * 13 + rank`` with suits S,H,D,C; OpenSpiel ``rank * 4 + suit`` with suits
-  C,D,S,H, written suit first (``"S3"`` is our ``"3S"``); ranks 2..A in both;
-* dealing: OpenSpiel deals card j to player ``j % n`` whatever the dealer (the dealer only decides
-  who bids and leads first); ours deals card i of the deck to seat ``(dealer + 1 + i) % n``. The
-  OpenSpiel chance sequence is rebuilt from our deck so each player gets the same hand; the next
-  chance card is the trump card in both;
-* our dealer's trump choice has no OpenSpiel counterpart: our dealer plays ``leave trump``;
-* actions: our ``bid N`` is OpenSpiel action ``52 + N``, our ``play XY`` its card id;
-* scores: ``points_per_trick=0, off_bid_penalty=False`` returns 10 for an exact bid, else 0 —
-  our ``scoring="exact10"``; ``points_per_trick=1, off_bid_penalty=True`` returns bid + 10 for an
-  exact bid, else −|tricks − bid|, so our ``scoring="oh_hell"`` (10 + bid, else 0) is its max with 0.
+The mapping of cards, actions and the deal between the two lives in ``experiments.oh_hell_bridge``
+(shared with the lockstep comparison ``experiments.le_dix_vs_openspiel``).
 
 One rule genuinely differs: OpenSpiel's ``oh_hell`` always applies the hook (the last bidder, the
 dealer, may not bid so that the bids add up to the number of tricks) and has no option to turn it
@@ -34,46 +23,14 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from dixenv.experiments.oh_hell_bridge import OS_BID_BASE, OURS_OF_OS_CARD, deal_os, os_game, to_os_action, to_os_card  # noqa: E402
 from dixenv.games.le_dix import actions as A  # noqa: E402
-from dixenv.games.le_dix.cards import CARD_NAMES, NUM_CARDS, RANK_OF, SUIT_OF  # noqa: E402
+from dixenv.games.le_dix.cards import CARD_NAMES, NUM_CARDS, SUIT_OF  # noqa: E402
 from dixenv.games.le_dix.config import make_config  # noqa: E402
 from dixenv.games.le_dix.state import BIDDING, LeDixState  # noqa: E402
 
-OS_SUIT_OF_OURS = ("CDSH".index("S"), "CDSH".index("H"), "CDSH".index("D"), "CDSH".index("C"))
-OS_BID_BASE = 52  # OpenSpiel bid actions start after its 52 card actions
 HAND_SIZES = range(1, 11)
 DEALS_PER_CASE = 500  # × 3 player counts × 2 hook settings = 3000 deals (about 3 s)
-
-
-def to_os_card(card: int) -> int:
-    """Our card id -> OpenSpiel's oh_hell card id."""
-    return RANK_OF[card] * 4 + OS_SUIT_OF_OURS[SUIT_OF[card]]
-
-
-OURS_OF_OS_CARD = {to_os_card(c): c for c in range(NUM_CARDS)}
-
-
-def to_os_action(state: LeDixState, action: int) -> int:
-    """Our bid/play action id -> the OpenSpiel action id of the same bid/card."""
-    play_base = A.play_base(state.config.max_bid)
-    if action >= play_base:
-        return to_os_card(action - play_base)
-    assert A.BID_BASE <= action < play_base, f"no OpenSpiel counterpart for {A.action_to_string(state.config.max_bid, action)}"
-    return OS_BID_BASE + action - A.BID_BASE
-
-
-_games: dict[tuple, object] = {}
-
-
-def os_game(n: int, tricks: int, points_per_trick: int, off_bid_penalty: bool):
-    """A cached ``oh_hell`` game with a fixed number of tricks."""
-    key = (n, tricks, points_per_trick, off_bid_penalty)
-    if key not in _games:
-        _games[key] = pyspiel.load_game(
-            "oh_hell",
-            {"players": n, "num_tricks_fixed": tricks, "points_per_trick": points_per_trick, "off_bid_penalty": off_bid_penalty},
-        )
-    return _games[key]
 
 
 def os_hand(state, player: int) -> list[int]:
@@ -101,20 +58,7 @@ def deal_both(n: int, size: int, dealer: int, deck: list[int], hook: bool):
                    {"deck": [CARD_NAMES[c] for c in deck], "dealer": dealer})
         for scoring in ("exact10", "oh_hell")
     ]
-    # Card j of OpenSpiel's deal goes to player j % n; that player's (j // n)-th card in our deal
-    # is deck[(player - dealer - 1) % n + (j // n) * n].
-    chance = [size, dealer]
-    chance += [deck[(j % n - dealer - 1) % n + (j // n) * n] for j in range(n * size)]
-    chance.append(deck[n * size])  # the turned-up card: trump in both games
-    spiel = []
-    for ppt, penalty in ((0, False), (1, True)):
-        st = os_game(n, size, ppt, penalty).new_initial_state()
-        for k, outcome in enumerate(chance):
-            assert st.is_chance_node()
-            os_outcome = outcome if k < 2 else to_os_card(outcome)
-            assert os_outcome in [a for a, _ in st.chance_outcomes()]
-            st.apply_action(os_outcome)
-        spiel.append(st)
+    spiel = [deal_os(os_game(n, size, ppt, penalty), dealer, deck) for ppt, penalty in ((0, False), (1, True))]
     return ours, spiel
 
 
@@ -167,7 +111,7 @@ def test_random_deals_agree_with_openspiel_oh_hell(n: int, hook: bool):
             os_legal = set(spiel[0].legal_actions())
             assert set(spiel[1].legal_actions()) == os_legal
             assert ours[0].legal_actions() == ours[1].legal_actions()
-            ours_legal = {to_os_action(mine, a): a for a in mine.legal_actions()}
+            ours_legal = {to_os_action(mine.config.max_bid, a): a for a in mine.legal_actions()}
             assert os_legal <= set(ours_legal), "OpenSpiel allows a move that le_dix forbids"
             # The only allowed difference: without the hook, our dealer keeps the hooked bid.
             expected_extra = set()
