@@ -408,7 +408,7 @@ def describe(fail: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; exit status 0 when every game passed, 1 on any failure."""
     p = argparse.ArgumentParser(prog="python -m experiments.soak", description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; the record run used 100,000)")
+    p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; a record run is 100,000, not made yet: see README)")
     p.add_argument("--game", action="append", choices=GAMES, help="soak only this game (repeatable; default all three)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
