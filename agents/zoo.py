@@ -10,6 +10,7 @@ that lists the tables there are.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,13 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 
 def shipped(game: str | None = None) -> list[dict[str, Any]]:
     """The metadata of every shipped policy (of ``game`` only, if given), each with its ``path``."""
-    found = []
-    for meta in sorted(WEIGHTS_DIR.glob("*.json")):
-        metadata = json.loads(meta.read_text())
-        if game is None or metadata.get("game") == game:
-            found.append({**metadata, "path": str(meta.with_suffix(""))})
-    return found
+    return [dict(m) for m in _read_folder(WEIGHTS_DIR) if game is None or m.get("game") == game]
+
+
+@functools.lru_cache(maxsize=4)
+def _read_folder(folder: Path) -> tuple[dict[str, Any], ...]:
+    """Every policy's metadata in ``folder``, read once per process (a tournament builds a ppo agent per game)."""
+    return tuple({**json.loads(meta.read_text()), "path": str(meta.with_suffix(""))} for meta in sorted(folder.glob("*.json")))
 
 
 def describe(metadata: dict[str, Any]) -> str:
