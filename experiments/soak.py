@@ -3,6 +3,11 @@
     python -m experiments.soak --games 100000 --workers 2            # 100,000 games of each game
     python -m experiments.soak --games 2000 --game le_dix --seed 7
     python -m experiments.soak --replay results/soak_failure_0.json  # replay a failure, move by move
+    python -m experiments.soak --tally docs/soak/*.json              # add up runs made with distinct seeds
+
+A long record run can be made in parts: runs with distinct ``--seed`` values play distinct games
+(every reset seed is derived from the master seed), and ``--tally`` adds up their summaries,
+refusing a repeated seed.
 
 Each game's games are spread over its configurations (every player count, every variant, solo at
 every difficulty, both ``auto_forced`` settings, both reward modes). Moves are random legal ones;
@@ -405,17 +410,63 @@ def describe(fail: dict[str, Any]) -> str:
     )
 
 
+def tally(paths: list[str]) -> str:
+    """The games, moves, failures and time of several runs' summaries, added up, as a table.
+
+    Raises ``ValueError`` if two summaries share a master seed (they would count the same games twice).
+    """
+    runs = [(path, json.loads(Path(path).read_text())) for path in paths]
+    seen: dict[int, str] = {}
+    for path, run_ in runs:
+        seed = int(run_["seed"])
+        if seed in seen:
+            raise ValueError(f"--tally: {path} and {seen[seed]} both have seed {seed}; a game would be counted twice")
+        seen[seed] = path
+    games: dict[str, int] = {}
+    moves: dict[str, int] = {}
+    for _, run_ in runs:
+        for game, k in run_["games"].items():
+            games[game] = games.get(game, 0) + k
+            moves[game] = moves.get(game, 0) + run_["moves"][game]
+    lines = [f"{'game':<14}{'games':>10}{'moves':>14}"]
+    lines += [f"{game:<14}{games[game]:>10,}{moves[game]:>14,}" for game in games]
+    failures = sum(int(r["failures"]) for _, r in runs)
+    seconds = sum(float(r["seconds"]) for _, r in runs)
+    commits = sorted({r.get("commit") or "unknown" for _, r in runs})
+    lines.append(f"failures: {failures}; {len(runs)} run(s), seeds {', '.join(str(s) for s in sorted(seen))}; "
+                 f"{seconds:.0f} s in all; commit(s) {', '.join(commits)}")
+    return "\n".join(lines)
+
+
+def _commit() -> str | None:
+    """The git commit of this checkout, if there is one (recorded in a run's summary)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; exit status 0 when every game passed, 1 on any failure."""
     p = argparse.ArgumentParser(prog="python -m experiments.soak", description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; a record run is 100,000, not made yet: see README)")
+    p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; the record run of 100,000: see README)")
     p.add_argument("--game", action="append", choices=GAMES, help="soak only this game (repeatable; default all three)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--out", default="results/soak", help="folder for failure records and the summary (default results/soak)")
     p.add_argument("--replay", metavar="FILE", help="replay one failure record (JSON) and report whether it still fails")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--tally", nargs="+", metavar="SUMMARY", help="add up the summary.json files of runs made with distinct seeds")
     args = p.parse_args(argv)
+    if args.tally:
+        try:
+            print(tally(args.tally))
+        except (ValueError, KeyError, OSError, json.JSONDecodeError) as exc:
+            p.error(str(exc))
+        return 0
     if args.replay:
         record = json.loads(Path(args.replay).read_text())
         error = replay(record)
@@ -442,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines))
     out.mkdir(parents=True, exist_ok=True)
     summary = {k: v for k, v in totals.items() if k != "failures"} | {"failures": len(totals["failures"]), "workers": args.workers,
-                                                                       "seed": args.seed, "games_per_game": args.games}
+                                                                       "seed": args.seed, "games_per_game": args.games,
+                                                                       "commit": _commit()}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return 1 if totals["failures"] else 0
 

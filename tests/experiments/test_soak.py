@@ -84,3 +84,19 @@ def test_a_failure_in_a_worker_run_is_collected(monkeypatch):
     assert len(totals["failures"]) == 2 and all("planted" in f["error"] for f in totals["failures"])
     assert all(isinstance(f["seed"], int) for f in totals["failures"])
     assert np.all([f["moves"] == [] for f in totals["failures"]])
+
+
+def test_tally_adds_up_runs_with_distinct_seeds_and_refuses_a_repeated_seed(tmp_path, capsys):
+    paths = []
+    for seed in (3, 4):
+        out = tmp_path / f"s{seed}"
+        assert soak.main(["--games", "3", "--game", "dix", "--seed", str(seed), "--out", str(out), "--no-progress"]) == 0
+        paths.append(out / "summary.json")
+    runs = [json.loads(p.read_text()) for p in paths]
+    capsys.readouterr()
+    assert soak.main(["--tally", *map(str, paths)]) == 0
+    text = capsys.readouterr().out
+    moves = sum(r["moves"]["dix"] for r in runs)
+    assert f"{moves:,}" in text and "failures: 0; 2 run(s), seeds 3, 4" in text
+    with pytest.raises(ValueError, match="both have seed 3"):
+        soak.tally([str(paths[0]), str(paths[0])])
