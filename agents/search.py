@@ -15,7 +15,9 @@ carry the public history a player could remember), so worlds that the searching 
 apart share a node, a card it sees drawn leads to a node of its own, and a move it cannot see (the
 dealer's face-down discard in le_dix, a card drawn by an opponent) leads to one node whatever it
 was. Other seats choose in the same tree from what the searching seat sees (the SO-ISMCTS opponent
-model). Children are chosen by UCB1 over the actions legal in the current world, with each
+model), or with ``opponents=own`` from what they see themselves in the world drawn (their nodes
+keyed by their own observation, as OpenSpiel's ``ISMCTSBot`` does), or by the rollout policy
+(``opponents=policy``). Children are chosen by UCB1 over the actions legal in the current world, with each
 action's *availability* (how often it was legal when its node was visited) in place of the parent's
 visits (the subset-armed bandit of the paper). Each iteration adds one edge, then plays a rollout
 from there. The move played is the root action with the most visits.
@@ -46,6 +48,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``c`` — the UCB exploration constant (``ismcts``); ``worlds`` — how many worlds to draw per move
   and cycle through (0: a fresh one for every iteration; fewer trades diversity for speed, as
   OpenSpiel's ``max_world_samples``);
+* ``opponents`` — ``tree`` (default), ``own`` or ``policy``: how the other seats choose (above);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -63,7 +66,7 @@ from dixenv.core.rewards import win_rewards
 
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
-OPPONENTS = ("tree", "policy")
+OPPONENTS = ("tree", "own", "policy")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -288,6 +291,7 @@ class _SearchAgent:
         self.worlds = _count("worlds", worlds, 0)
         self.opponents = _choice("opponents", opponents, OPPONENTS)
         self._opponents_by_policy = self.opponents == "policy"
+        self._opponents_own = self.opponents == "own"
         self._observer = raw.game.make_observer(raw.config)
         self._num_actions = raw.game.num_actions(raw.config)
         self._mask = np.zeros(self._num_actions, dtype=np.int8)
@@ -478,7 +482,7 @@ class ISMCTSAgent(_SearchAgent):
                 node = None
                 continue
             if node is None:
-                node = table.setdefault(self._key(state, seat), {})
+                node = table.setdefault(self._key(state, player if self._opponents_own else seat), {})
             untried = []
             for a in legal:
                 edge = node.get(a)
@@ -508,7 +512,8 @@ class ISMCTSAgent(_SearchAgent):
             edge[1] += values[player]
 
     def _key(self, state: Any, seat: int) -> tuple:
-        """The node of ``state``: who acts, and everything the searching seat observes."""
+        """The node of ``state``: who acts, and everything ``seat`` observes (the searching seat's
+        view; with ``opponents=own``, the acting seat's own view of the world)."""
         self._observer.set_from(state, seat)
         return state.current_player(), self._observer.tensor.tobytes()
 

@@ -119,7 +119,9 @@ def _hidden_twin(env, rng_seed: int):
 
 
 @pytest.mark.parametrize("game", list(TABLES))
-@pytest.mark.parametrize("spec", ["ismcts:iterations=10", "pimc:iterations=10", "ismcts:iterations=4,rollout=heuristic,depth=12"])
+@pytest.mark.parametrize(
+    "spec", ["ismcts:iterations=10", "pimc:iterations=10", "ismcts:iterations=4,rollout=heuristic,depth=12", "ismcts:iterations=10,opponents=own"]
+)
 def test_same_move_when_only_hidden_facts_differ(game, spec):
     env = _env(game)
     differed = 0
@@ -296,7 +298,9 @@ def test_le_dix_greedy_rollout_is_legal_in_every_phase():
 # --- sensible choices ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "pimc:iterations=60", "ismcts:iterations=60,rollout=random"])
+@pytest.mark.parametrize(
+    "spec", ["ismcts:iterations=60", "pimc:iterations=60", "ismcts:iterations=60,rollout=random", "ismcts:iterations=60,opponents=own"]
+)
 @pytest.mark.parametrize("bid, lead", [(1, "play AS"), (0, "play 2S")])
 def test_le_dix_search_leads_to_make_its_bid(spec, bid, lead):
     # Two cards each, clubs trump, player_0 leads. Leading AS takes the first trick, then 2S is
