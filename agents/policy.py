@@ -14,6 +14,10 @@ would cost seconds and hundreds of megabytes for what is, at these sizes, micros
 Stable-Baselines3 / sb3-contrib models are exported with ``export_sb3``; their own ``.zip`` files
 load too (``policy:model.zip``), through sb3-contrib, when it is installed.
 
+A policy trained with an advisor's hint (``"hint": "heuristic"`` in its metadata,
+``dixenv.agents.hints``) has the advisor's move, one-hot, after the observation among its inputs;
+``PolicyAgent`` builds the same advisor from its env and adds the hint before every forward pass.
+
 Loading into an environment whose observation layout differs from the one trained on (another
 game, player count or dixenv version) fails with a ``ValueError`` that says what differs.
 """
@@ -169,8 +173,17 @@ class PolicyAgent:
         self.policy = policy
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        self.hinter = None
         if env is not None:
             check_compatible(policy.metadata, env, str(path or "the policy"))
+        hint = policy.metadata.get("hint")
+        if hint:
+            # The policy was trained with an advisor's move among its inputs (dixenv.agents.hints).
+            if env is None:
+                raise ValueError(f"{path or 'the policy'} was trained with hint={hint!r}: give the agent its env to build the advisor")
+            from dixenv.agents.hints import Hinter
+
+            self.hinter = Hinter(env, hint)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling (no effect on a deterministic agent)."""
@@ -180,10 +193,12 @@ class PolicyAgent:
         """The policy's action for one observation dict."""
         obs = observation["observation"][None, :]
         mask = observation["action_mask"][None, :]
-        return int(self.policy.choose(obs, mask, None if self.deterministic else self.rng)[0])
+        return int(self.act_batch(obs, mask)[0])
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The policy's actions for a batch: ``(k, obs_size)`` observations, ``(k, num_actions)`` masks."""
+        if self.hinter is not None:
+            observations = self.hinter.extend_batch(observations, masks)
         return self.policy.choose(observations, masks, None if self.deterministic else self.rng)
 
 
@@ -241,11 +256,15 @@ def _from_sb3_zip(path: Path) -> Policy:
         return Policy.load(export_sb3(model, Path(tmp) / "policy", json.loads(meta_path.read_text()))[0])
 
 
-def policy_metadata(env_id: str, options: dict[str, Any], env: Any, **training: Any) -> dict[str, Any]:
-    """The metadata to save with a policy trained on ``env_id`` / ``options`` (``env`` one such env)."""
+def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | None = None, **training: Any) -> dict[str, Any]:
+    """The metadata to save with a policy trained on ``env_id`` / ``options`` (``env`` one such env).
+
+    ``hint``: the advisor whose move the policy gets among its inputs (``dixenv.agents.hints``), if any.
+    """
     u = env.unwrapped
     aec = getattr(u, "aec", u)
-    return {
+    extra = {} if hint is None else {"hint": hint}
+    return extra | {
         "game": aec.game.name,
         "env_id": env_id,
         "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items()},

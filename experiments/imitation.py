@@ -64,7 +64,7 @@ class Demonstrations:
 
 
 def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int, seed: int,
-                   learner: str | None = None, expert_share: float = 1.0) -> Demonstrations:
+                   learner: str | None = None, expert_share: float = 1.0, hint: str | None = None) -> Demonstrations:
     import gymnasium
 
     import dixenv  # noqa: F401  (registers the ids)
@@ -78,6 +78,11 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
         from dixenv.agents.policy import PolicyAgent
 
         acting = PolicyAgent(env, path=learner)
+    hinter = None
+    if hint is not None:
+        from dixenv.agents.hints import Hinter
+
+        hinter = Hinter(env, hint, seed=seed)
     rng = np.random.default_rng(seed)
     obs_l, mask_l, act_l, rew_l, done_l = [], [], [], [], []
     for g in range(games):
@@ -88,7 +93,12 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
             view = {"observation": obs, "action_mask": mask}
             label = int(player.act(view))
             action = label if acting is None or rng.random() < expert_share else int(acting.act(view))
-            obs_l.append(obs)
+            if hinter is None:
+                obs_l.append(obs)
+            elif hint == agent:  # the label is the advisor's move: no second call
+                obs_l.append(np.concatenate([obs, np.eye(1, hinter.num_actions, label, dtype=np.float32)[0]]))
+            else:
+                obs_l.append(hinter.extend(obs, mask))
             mask_l.append(mask.astype(bool))
             act_l.append(label)
             obs, reward, terminated, truncated, info = env.step(action)
@@ -100,11 +110,12 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
 
 
 def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: int = 0, workers: int = 1,
-            learner: str | None = None, expert_share: float = 1.0) -> Demonstrations:
+            learner: str | None = None, expert_share: float = 1.0, hint: str | None = None) -> Demonstrations:
     """Play ``games`` episodes of ``env_id`` with ``agent`` (a registry name) in the learner's seat.
 
     With ``learner`` (a saved policy's path) the learner plays instead, ``agent`` with probability
-    ``expert_share`` per move, and ``agent`` labels every decision (DAgger).
+    ``expert_share`` per move, and ``agent`` labels every decision (DAgger). With ``hint`` (an
+    advisor, ``dixenv.agents.hints``) the recorded observations carry the advisor's move.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -114,12 +125,12 @@ def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     per = [games // workers + (i < games % workers) for i in range(workers)]
     seeds = [seed + sum(per[:i]) for i in range(workers)]
     if workers == 1:
-        return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share)
+        return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share, hint)
     import multiprocessing as mp
 
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
         parts = list(ex.map(_collect_chunk, [env_id] * workers, [options] * workers, [agent] * workers, per, seeds,
-                            [learner] * workers, [expert_share] * workers))
+                            [learner] * workers, [expert_share] * workers, [hint] * workers))
     return Demonstrations.concatenate(parts)
 
 

@@ -25,6 +25,7 @@ class Preset:
     ppo: dict[str, Any] = field(default_factory=dict)
     net_arch: tuple[int, ...] = (256, 256)
     train_reward: str = "win"  # "win" (the measured result) or "points" (shaping: game points as scored)
+    hint: str | None = None  # advisor whose move the policy gets among its inputs (dixenv.agents.hints), or None
     warm_start: str | None = "heuristic"  # behaviour cloning of this agent before PPO (None: from scratch)
     warm_start_games: int = 2000
     warm_start_epochs: int = 15

@@ -7,6 +7,10 @@
 
 What a run does (sb3-contrib's MaskablePPO on ``dixenv.vector``, several games stepped together):
 
+0. With ``--hint heuristic`` the policy sees, beside the observation, the heuristic's move there
+   (one-hot, ``dixenv.agents.hints``): it learns where to depart from the heuristic rather than
+   how to compute what the heuristic computes. The saved policy's metadata says so, and the agent
+   that plays it adds the same hint.
 1. Warm start (optional, on by default): the learner's seat is played by a baseline agent (the
    game's heuristic) for some games; the network learns its moves and the critic the returns
    (``experiments.imitation``), so PPO starts from the baseline's play instead of from random moves.
@@ -178,7 +182,7 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
         count = games // len(seats) + (k < games % len(seats))
         if count:
             parts.append(collect(preset.env_id, opts, preset.warm_start, count, seed=seed + 100_000 * k, workers=workers,
-                                 learner=learner, expert_share=0.0))
+                                 learner=learner, expert_share=0.0, hint=preset.hint))
     return Demonstrations.concatenate(parts)
 
 
@@ -250,8 +254,12 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     venv = VectorEnv(preset.env_id, preset.n_envs, match_maker=maker, **options)
     vec = SB3VecEnv(venv)
     vec.seed(seed)
+    if preset.hint:
+        from dixenv.agents.hints import Hinter, hinted_vec_env
+
+        vec = hinted_vec_env(vec, Hinter(venv.raw_env, preset.hint, seed=seed))
     model = build_model(preset, vec, seed, out)
-    metadata = policy_metadata(preset.env_id, preset.options, venv.raw_env, preset=preset_dict(preset), seed=seed)
+    metadata = policy_metadata(preset.env_id, preset.options, venv.raw_env, hint=preset.hint, preset=preset_dict(preset), seed=seed)
 
     ws_info = None
     if preset.warm_start:
@@ -298,7 +306,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
         def _on_rollout_end(self) -> None:
             self.updates += 1
             if maker is not None and preset.self_play and self.updates % preset.snapshot_every == 0:
-                snapshot = PolicyAgent(policy=from_sb3(self.model, metadata), deterministic=False,
+                snapshot = PolicyAgent(raw if preset.hint else None, policy=from_sb3(self.model, metadata), deterministic=False,
                                        seed=int(self.updates))
                 maker.add_snapshot(snapshot)
                 self.snapshots += 1
@@ -422,6 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
+    p.add_argument("--hint", help="advisor whose move the policy sees among its inputs (heuristic), or 'none'")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
     p.add_argument("--eval-every", type=int, help="learner steps between evaluations (0: none)")
@@ -455,6 +464,10 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
             changes[name] = value
     if args.warm_start is not None:
         changes["warm_start"] = None if args.warm_start.lower() == "none" else args.warm_start
+    if args.hint is not None:
+        from dixenv.agents.hints import check_advisor
+
+        changes["hint"] = None if args.hint.lower() == "none" else check_advisor(args.hint)
     if args.net:
         changes["net_arch"] = tuple(int(x) for x in args.net.split(","))
     if args.ppo:

@@ -106,3 +106,19 @@ def test_bad_match_maker_settings_are_refused():
         _maker(per_seat=("heuristic", "random"))
     with pytest.raises(ValueError, match="unknown preset"):
         train.get_preset("chess")
+
+
+def test_a_hinted_run_saves_a_policy_that_plays_with_the_heuristics_hint(tmp_path):
+    out = tmp_path / "hint"
+    summary = train.main(["--preset", "le_dix", "--option", "num_players=3", "--option", "deals=(2,)", "--timesteps", "512",
+                          "--n-envs", "4", "--hint", "heuristic", "--warm-start-games", "30", "--warm-start-epochs", "30",
+                          "--dagger-rounds", "0", "--eval-every", "0", "--final-games", "3", "--no-progress", "--out", str(out),
+                          "--workers", "1", "--ppo", "n_steps=64", "--ppo", "batch_size=64"])
+    assert summary["preset"]["hint"] == "heuristic"
+    assert summary["warm_start"]["accuracy"] > 0.95, "with the heuristic's move among the inputs, cloning it is easy"
+    meta = json.loads((out / "final.json").read_text())
+    assert meta["hint"] == "heuristic"
+    agent = make_agent("le_dix", f"policy:{out / 'final'}", le_dix_v0.raw_env(num_players=3, deals=(2,)))
+    assert agent.hinter is not None and agent.policy.obs_size == agent.hinter.num_actions + le_dix_v0.raw_env(num_players=3, deals=(2,)).layout.size
+    with pytest.raises(SystemExit, match="allowed: heuristic"):
+        train.main(["--hint", "oracle"])
