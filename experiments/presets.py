@@ -29,6 +29,7 @@ class Preset:
     warm_start: str | None = "heuristic"  # behaviour cloning of this agent before PPO (None: from scratch)
     warm_start_games: int = 2000
     warm_start_epochs: int = 15
+    warm_start_smoothing: float = 0.0  # label smoothing over the legal moves while cloning (keeps PPO exploring)
     dagger_rounds: int = 0  # DAgger rounds after the cloning: the clone plays, the warm-start agent labels
     dagger_games: int = 1000  # games per DAgger round
     dagger_epochs: int = 5  # epochs over all the demonstrations so far, after each round

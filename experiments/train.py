@@ -194,7 +194,7 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
     start = time.perf_counter()
     demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
     collected = time.perf_counter() - start
-    history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed)
+    history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed, smoothing=preset.warm_start_smoothing)
     info = {"agent": preset.warm_start, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
             "pretrain_seconds": time.perf_counter() - start - collected, "accuracy": history[-1]["accuracy"]}
     log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions) in {collected:.0f} s; "
@@ -205,7 +205,7 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
         from_sb3(model, metadata).save(clone)
         new = _demonstrations(preset, preset.dagger_games, seed * 7919 + 1_000_000 * (r + 1), workers, learner=str(clone))
         demos = Demonstrations.concatenate([demos, new])
-        history = pretrain(model, demos, epochs=preset.dagger_epochs, seed=seed + r + 1)
+        history = pretrain(model, demos, epochs=preset.dagger_epochs, seed=seed + r + 1, smoothing=preset.warm_start_smoothing)
         log(f"DAgger round {r + 1}: {new.episodes} games played by the clone, labelled by {preset.warm_start}; "
             f"{len(demos):,} decisions in all, accuracy {history[-1]['accuracy']:.1%} ({time.perf_counter() - t0:.0f} s)")
     info.update(dagger_rounds=preset.dagger_rounds, dagger_games=preset.dagger_games, decisions=len(demos),
@@ -427,6 +427,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warm-start", help="agent to clone before PPO, or 'none'")
     p.add_argument("--warm-start-games", type=int, help="games the warm-start agent plays to make the demonstrations")
     p.add_argument("--warm-start-epochs", type=int, help="behaviour-cloning epochs over the demonstrations")
+    p.add_argument("--warm-start-smoothing", type=float,
+                   help="label smoothing over the legal moves while cloning (0..1; keeps the clone exploring in PPO)")
     p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
@@ -457,7 +459,7 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
     if args.opponents:
         parse_opponents(args.opponents)  # fails early on a bad list
         changes["opponents"] = tuple(args.opponents)
-    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "dagger_rounds", "dagger_games", "train_reward",
+    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "warm_start_smoothing", "dagger_rounds", "dagger_games", "train_reward",
                  "eval_every", "eval_games", "final_games"):
         value = getattr(args, name)
         if value is not None:

@@ -54,3 +54,29 @@ def test_dagger_rounds_are_played_by_the_clone_and_labelled_by_the_baseline(tmp_
 def test_expert_share_outside_0_1_is_refused(tmp_path):
     with pytest.raises(ValueError, match="expert_share must be in"):
         collect(ENV_ID, OPTIONS, "heuristic", games=1, learner=str(tmp_path / "x"), expert_share=1.5)
+
+
+def test_label_smoothing_keeps_probability_on_the_other_legal_moves():
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from dixenv.agents.hints import Hinter, hinted_vec_env
+    from dixenv.experiments.imitation import pretrain
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    demos = collect("dixenv/DixDeSuite-v0", {"num_players": 2}, "heuristic", games=2, seed=1, hint="heuristic")
+    venv = VectorEnv("dixenv/DixDeSuite-v0", 2, num_players=2)
+    vec = hinted_vec_env(SB3VecEnv(venv), Hinter(venv.raw_env))
+    probs = {}
+    for smoothing in (0.0, 0.3):
+        model = sb3_contrib.MaskablePPO("MlpPolicy", vec, seed=0, device="cpu", policy_kwargs={"net_arch": [64]})
+        pretrain(model, demos, epochs=150, learning_rate=3e-3, smoothing=smoothing)
+        policy = model.policy
+        with torch.no_grad():
+            latent = policy.mlp_extractor(policy.extract_features(torch.as_tensor(demos.observations), policy.pi_features_extractor))[0]
+            logits = policy.action_net(latent).masked_fill(~torch.as_tensor(demos.masks), -1e8)
+            p = torch.softmax(logits, -1).gather(1, torch.as_tensor(demos.actions)[:, None]).squeeze(1)
+        probs[smoothing] = float(p.mean())
+    assert probs[0.0] > 0.95, "without smoothing the clone plays the hinted move almost surely"
+    assert 0.6 < probs[0.3] < 0.9, "with smoothing 0.3 it keeps a good part of its probability for the other moves"
+    with pytest.raises(ValueError, match="smoothing"):
+        pretrain(model, demos, epochs=1, smoothing=1.0)
