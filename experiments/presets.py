@@ -62,8 +62,8 @@ PRESETS: dict[str, Preset] = {
     ),
     "le_dix": Preset(
         env_id="dixenv/LeDix-v0", options={"num_players": 4}, game="le_dix", opponents=("heuristic",),
-        timesteps=1_000_000, n_envs=32, ppo=_PPO, train_reward="points", warm_start_games=3000, warm_start_epochs=20,
-        dagger_rounds=3, dagger_games=1500, eval_opponents=("heuristic",), eval_options={"num_players": 4},
+        timesteps=1_000_000, n_envs=32, ppo=_PPO, train_reward="points", hint="heuristic", warm_start_games=2000,
+        warm_start_epochs=10, warm_start_smoothing=0.1, eval_opponents=("heuristic",), eval_options={"num_players": 4},
     ),
     "dix_de_suite": Preset(
         env_id="dixenv/DixDeSuite-v0", options={"num_players": 2}, game="dix_de_suite", opponents=("heuristic",),
