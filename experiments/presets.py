@@ -67,8 +67,8 @@ PRESETS: dict[str, Preset] = {
     ),
     "dix_de_suite": Preset(
         env_id="dixenv/DixDeSuite-v0", options={"num_players": 2}, game="dix_de_suite", opponents=("heuristic",),
-        timesteps=600_000, n_envs=32, ppo=_PPO, warm_start_games=1000, warm_start_epochs=20, dagger_rounds=3,
-        dagger_games=500,
+        timesteps=600_000, n_envs=32, ppo=_PPO, train_reward="points", hint="heuristic", warm_start_games=1000,
+        warm_start_epochs=10, warm_start_smoothing=0.1,
         eval_opponents=("heuristic",), eval_options={"num_players": 2},
     ),
     "dix": Preset(
