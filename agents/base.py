@@ -45,6 +45,12 @@ class RandomAgent:
         return int(legal[self.rng.integers(len(legal))])
 
 
+def aec_env(env: Any) -> Any:
+    """The AEC environment under ``env``: a single-agent Gymnasium env holds its AEC env as ``.aec``."""
+    u = env.unwrapped
+    return getattr(u, "aec", u)
+
+
 def decode(env: Any, flat: np.ndarray) -> dict[str, np.ndarray]:
     """Split a flat observation into the named, reshaped pieces of ``env``'s documented layout."""
     return env.unwrapped.layout.unflatten(flat)

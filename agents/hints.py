@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from dixenv.agents.base import aec_env
+
 #: Advisors a policy may be trained with (a registry name of every game).
 ADVISORS = ("heuristic",)
 
@@ -39,9 +41,9 @@ class Hinter:
     """Extends observations of one environment's table with an advisor's one-hot move."""
 
     def __init__(self, env: Any, advisor: str = "heuristic", seed: int | None = 0):
-        from dixenv.agents.registry import make_agent
+        from dixenv.agents.registry import make_agent  # lazy: the registry names every agent module
 
-        aec = getattr(env.unwrapped, "aec", env.unwrapped)  # a single-agent Gymnasium env holds its AEC env
+        aec = aec_env(env)
         self.advisor_name = check_advisor(advisor)
         self.advisor = make_agent(aec.game.name, advisor, aec, seed=seed)
         self.num_actions = int(aec.action_space(aec.possible_agents[0]).n)

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from dixenv.agents.base import aec_env
+
 FORMAT = "dixenv-policy/1"
 ACTIVATIONS = {
     "tanh": np.tanh,
@@ -204,8 +206,7 @@ class PolicyAgent:
 
 def check_compatible(metadata: dict[str, Any], env: Any, where: str) -> None:
     """``ValueError`` unless the env's game, observation layout and action count are those the policy was trained on."""
-    u = env.unwrapped
-    aec = getattr(u, "aec", u)  # a single-agent Gymnasium env holds its AEC env as .aec
+    aec = aec_env(env)
     game = aec.game.name
     trained = f"trained on {metadata.get('env_id')} with options {metadata.get('options')}"
     if metadata.get("game") != game:
@@ -261,8 +262,7 @@ def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | 
 
     ``hint``: the advisor whose move the policy gets among its inputs (``dixenv.agents.hints``), if any.
     """
-    u = env.unwrapped
-    aec = getattr(u, "aec", u)
+    aec = aec_env(env)
     extra = {} if hint is None else {"hint": hint}
     return extra | {
         "game": aec.game.name,

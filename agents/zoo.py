@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from dixenv.agents.base import aec_env
 from dixenv.agents.policy import PolicyAgent, check_compatible
 
 #: Where the shipped policies live (installed as package data).
@@ -45,7 +46,7 @@ class PPOAgent(PolicyAgent):
     def __init__(self, env: Any = None, seed: int | None = None, deterministic: bool = True):
         if env is None:
             raise ValueError("the ppo agent picks its policy from the environment's table: give it the env")
-        aec = getattr(env.unwrapped, "aec", env.unwrapped)
+        aec = aec_env(env)
         candidates = shipped(aec.game.name)
         for metadata in candidates:
             try:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -105,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_paired(result))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(result, indent=1, default=lambda x: None if isinstance(x, float) and math.isnan(x) else str(x)) + "\n")
+        Path(args.out).write_text(json.dumps(result, indent=1, default=str) + "\n")
         print(f"wrote {args.out}")
     return 0
 

@@ -306,7 +306,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
         def _on_rollout_end(self) -> None:
             self.updates += 1
             if maker is not None and preset.self_play and self.updates % preset.snapshot_every == 0:
-                snapshot = PolicyAgent(raw if preset.hint else None, policy=from_sb3(self.model, metadata), deterministic=False,
+                snapshot = PolicyAgent(raw, policy=from_sb3(self.model, metadata), deterministic=False,
                                        seed=int(self.updates))
                 maker.add_snapshot(snapshot)
                 self.snapshots += 1
