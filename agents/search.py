@@ -30,9 +30,10 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``iterations`` — simulations per move (rollouts for ``pimc``); ``seconds`` — a time limit per
   move instead (both may be given: the first reached stops the search; a time limit makes the
   moves depend on the machine's speed, so only iterations are reproducible);
-* ``rollout`` — ``random`` (uniform legal moves on the bare engine, the fast default) or
-  ``heuristic`` (the game's registered heuristic, reading the acting seat's observation encoded
-  for it; several times slower per step);
+* ``rollout`` — ``random`` (uniform legal moves on the bare engine), ``greedy`` (a cheap
+  hand-written policy on the bare engine, every game: ``_le_dix_greedy``, ``_dix_de_suite_greedy``,
+  ``_dix_greedy``; the default) or ``heuristic`` (the game's registered heuristic, reading the
+  acting seat's observation encoded for it; several times slower per step);
 * ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
   ``deal`` (le_dix) / ``round`` (dix_de_suite). le_dix plays 10 deals and dix_de_suite rounds up
   to 500 points: playing them out costs tens of times more per simulation and drowns the current
@@ -45,10 +46,17 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
   a simulation cut short is scored with the game's estimate of the horizon's points
   (dix_de_suite: see ``_dix_de_suite_estimate``);
-* ``c`` — the UCB exploration constant (``ismcts``); ``worlds`` — how many worlds to draw per move
-  and cycle through (0: a fresh one for every iteration; fewer trades diversity for speed, as
-  OpenSpiel's ``max_world_samples``);
-* ``opponents`` — ``tree`` (default), ``own`` or ``policy``: how the other seats choose (above);
+* ``c`` — the UCB exploration constant (``ismcts``; 0.7, dix 0); ``worlds`` — how many worlds to
+  draw per move and cycle through (0: a fresh one for every iteration; fewer trades diversity for
+  speed, as OpenSpiel's ``max_world_samples``);
+* ``opponents`` — ``tree`` (default; dix ``policy``), ``own`` or ``policy``: how the other seats
+  choose (above);
+* ``expand`` (``ismcts``) — ``random`` (default: a node tries its moves in random order, each once
+  before UCB chooses) or ``policy`` (dix: the rollout policy's move first, and progressive
+  widening: a node visited n times considers 1 + ⌊√(n/4)⌋ of its moves);
+* ``root`` (``ismcts``) — ``ucb`` (default: the root is a node like the others, the most visited
+  move is played) or ``paired`` (dix: each world drawn is played once from every root move, so
+  the moves are compared on the same worlds, as ``pimc`` does, and the best mean is played);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -67,6 +75,8 @@ from dixenv.core.rewards import win_rewards
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
 OPPONENTS = ("tree", "own", "policy")
+EXPANSIONS = ("random", "policy")
+ROOTS = ("ucb", "paired")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -93,6 +103,11 @@ class SearchRules:
     span: Callable[[Any, str], float]
     estimate: Callable[[Any], list[float]] | None = None
     greedy: Callable[[Any, list[int]], int] | None = None
+    #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
+    default_c: float = 0.7
+    default_opponents: str = "tree"
+    default_expand: str = "random"
+    default_root: str = "ucb"
 
 
 def _le_dix_span(state: Any, horizon: str) -> float:
@@ -237,12 +252,58 @@ def _dix_de_suite_greedy(state: Any, legal: list[int]) -> int:
     return A.SWAP_BASE + (wrong[0] if wrong else slot)
 
 
+def _dix_greedy(state: Any, legal: list[int]) -> int:
+    """A cheap dix rollout move: ALIX's solo rules (SPEC §1) played from every seat.
+
+    Why by hand: random play bids a random amount up to 99 for every wild, buys and pays at random
+    and draws until it busts, so a simulation values a position as nobody plays it; the tuned
+    heuristic costs about 150 µs a decision, ten times a move of this one. Draw while the tableau
+    total is below ``GREEDY_DRAW_BELOW`` and the currency sum at most 10, then take the numbers;
+    bid the lowest legal bid while it is at most ``GREEDY_TOP_BID``, else pass; never buy (ALIX's
+    rule) but in the final round, where money is worth nothing; pay with tokens first, then
+    consolation tokens, then the first card. Reads the public table only (dix hides nothing but
+    the pile's order).
+    """
+    from dixenv.games.dix import actions as A
+    from dixenv.games.dix.solo import alix_decision
+    from dixenv.games.dix.state import AUCTION, BUY, BUY_FINAL, DECIDE
+
+    phase = state.phase
+    if phase == DECIDE:
+        move = alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, A.DRAW in legal)
+        return move if move in legal else legal[0]
+    if phase == AUCTION:
+        low = legal[0] if legal[0] != A.PASS else (legal[1] if len(legal) > 1 else A.PASS)
+        return low if A.BID_BASE < low <= A.BID_BASE + GREEDY_TOP_BID else A.PASS
+    if phase == BUY:
+        if state.buy_kind == BUY_FINAL and legal[0] != A.SKIP:
+            return legal[0]
+        return A.SKIP
+    return legal[0]  # payment: tokens (140), consolation (141), then cards, in action order
+
+
+#: The dix greedy rollout draws while its tableau total is below this (ALIX at difficulty 6).
+GREEDY_DRAW_BELOW = 6
+#: The dix greedy rollout bids for a wild while the lowest legal bid is at most this.
+GREEDY_TOP_BID = 3
+
+
 RULES: dict[str, SearchRules] = {
     "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
     "dix_de_suite": SearchRules(
         "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span, _dix_de_suite_estimate, _dix_de_suite_greedy
     ),
-    "dix": SearchRules(None, "game", "win", "random", lambda s: 0, _dix_span),
+    # dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
+    # growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
+    # the rollout policy. Why: in dix the pile order moves a game's score far more than one
+    # decision does (a move's value differs from its rivals' by a few hundredths of the margin
+    # scale, a simulation's spread is ten times that), so UCB exploration at c=0.7 visits the
+    # moves nearly evenly and the tree plays at random; unpaired worlds drown the differences; and
+    # random rollouts bid up to 99 for a wild. docs/search.md gives the screens behind each choice.
+    "dix": SearchRules(
+        None, "game", "margin", "greedy", lambda s: 0, _dix_span, greedy=_dix_greedy,
+        default_c=0.0, default_opponents="policy", default_expand="policy", default_root="paired",
+    ),
 }
 
 
@@ -266,9 +327,9 @@ class _SearchAgent:
         horizon: str | None = None,
         value: str | None = None,
         depth: int | None = None,
-        c: float = 0.7,
+        c: float | None = None,
         worlds: int = 0,
-        opponents: str = "tree",
+        opponents: str | None = None,
     ):
         raw = env.unwrapped
         self.env = env
@@ -287,9 +348,9 @@ class _SearchAgent:
         self.iterations = None if iterations is None else _count("iterations", iterations, 1)
         self.seconds = None if seconds is None else _positive("seconds", seconds)
         self.depth = None if depth is None else _count("depth", depth, 0)
-        self.c = _positive("c", c, allow_zero=True)
+        self.c = _positive("c", rules.default_c if c is None else c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
-        self.opponents = _choice("opponents", opponents, OPPONENTS)
+        self.opponents = _choice("opponents", rules.default_opponents if opponents is None else opponents, OPPONENTS)
         self._opponents_by_policy = self.opponents == "policy"
         self._opponents_own = self.opponents == "own"
         self._observer = raw.game.make_observer(raw.config)
@@ -449,6 +510,13 @@ class ISMCTSAgent(_SearchAgent):
 
     name = "ismcts"
 
+    def __init__(self, env: Any, seed: int | None = None, expand: str | None = None, root: str | None = None, **options: Any):
+        super().__init__(env, seed, **options)
+        self.expand = _choice("expand", self.rules.default_expand if expand is None else expand, EXPANSIONS)
+        self._expand_by_policy = self.expand == "policy"
+        self.root = _choice("root", self.rules.default_root if root is None else root, ROOTS)
+        self._paired_root = self.root == "paired"
+
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
         root: dict[int, list] = {}
         table: dict[tuple, dict[int, list]] = {}
@@ -457,19 +525,37 @@ class ISMCTSAgent(_SearchAgent):
             state = world()
             if done == 0:
                 self._begin(state)
-            self._simulate(state, root, table, seat)
-            done += 1
+            if not self._paired_root:
+                self._simulate(state, root, table, seat)
+                done += 1
+                continue
+            for a in legal:  # every root move on the same world: their comparison is paired
+                if done and not self._budget_left(done, start):
+                    break
+                self._simulate(state.clone(), root, table, seat, first=a)
+                done += 1
         visits = {a: root[a][0] if a in root else 0 for a in legal}
         means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in legal}
-        # The most visited action; ties go to the better mean, then to the lowest id.
-        action = max(legal, key=lambda a: (visits[a], means[a], -a))
+        if self._paired_root:  # the visits are equal (give or take one): the best mean, then the lowest id
+            action = max(legal, key=lambda a: (means[a], -a))
+        else:  # the most visited action; ties go to the better mean, then to the lowest id
+            action = max(legal, key=lambda a: (visits[a], means[a], -a))
         return action, {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
 
-    def _simulate(self, state: Any, root: dict[int, list], table: dict[tuple, dict[int, list]], seat: int) -> None:
-        """One iteration: descend the tree by UCB, add one edge, play out, back the values up."""
+    def _simulate(
+        self, state: Any, root: dict[int, list], table: dict[tuple, dict[int, list]], seat: int, first: int | None = None
+    ) -> None:
+        """One iteration: descend the tree by UCB (from the root move ``first`` if given), add one
+        edge, play out, back the values up."""
         path: list[tuple[list, int]] = []  # (edge statistics [visits, value sum, availability], acting seat)
         node: dict[int, list] | None = root
         c = self.c
+        if first is not None:
+            edge = root.setdefault(first, [0, 0.0, 0])
+            edge[2] += 1
+            path.append((edge, seat))
+            state.apply_action(first)
+            node = None
         while not self._over(state):
             legal = state.legal_actions()
             if len(legal) == 1:  # forced: no decision, no node (the environment plays these too)
@@ -491,6 +577,16 @@ class ISMCTSAgent(_SearchAgent):
                 edge[2] += 1
                 if edge[0] == 0:
                     untried.append(a)
+            if untried and self._expand_by_policy:
+                # Progressive widening: the rollout policy's move first; a node visited n times
+                # considers 1 + floor(sqrt(n / 4)) of its moves, the others joining at random.
+                visits = sum(node[a][0] for a in legal)
+                if len(legal) - len(untried) >= 1 + math.isqrt(visits // 4):
+                    untried = []  # wide enough for now: choose among the tried moves
+                else:
+                    policy_move = self._rollout_action(state, legal)
+                    if policy_move in untried:
+                        untried = [policy_move]
             if untried:
                 action = untried[int(self._uniform() * len(untried))]
                 path.append((node[action], player))
@@ -499,6 +595,8 @@ class ISMCTSAgent(_SearchAgent):
             best, action = -math.inf, legal[0]
             for a in legal:
                 n, w, m = node[a]
+                if n == 0:
+                    continue  # not yet considered (progressive widening)
                 score = w / n + c * math.sqrt(math.log(m) / n)
                 if score > best:
                     best, action = score, a

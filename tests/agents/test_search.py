@@ -103,8 +103,11 @@ def test_search_reads_the_state_only_through_sample_hidden(game, spec):
             raw.state = real
         if action is not None:
             assert obs["action_mask"][action] == 1
-            assert proxy.calls == agent.last_search["iterations"] or spec.startswith("pimc")
-            assert proxy.calls >= 1
+            moves = int(obs["action_mask"].sum())
+            if spec.startswith("pimc") or agent.root == "paired":  # one world for every move in turn
+                assert proxy.calls == -(-agent.last_search["iterations"] // moves)
+            else:  # one world per iteration
+                assert proxy.calls == agent.last_search["iterations"]
 
 
 def _hidden_twin(env, rng_seed: int):
@@ -201,6 +204,8 @@ def test_a_forced_move_needs_no_search():
         (dict(c=-0.1), "c="),
         (dict(worlds=True), "worlds"),
         (dict(opponents="nobody"), "opponents"),
+        (dict(expand="all"), "expand"),
+        (dict(root="first"), "root"),
         (dict(colour="blue"), "colour"),
     ],
 )
@@ -210,9 +215,54 @@ def test_bad_search_options_are_refused_by_name(params, message):
         make_agent("le_dix", "ismcts", env, **params)
 
 
-def test_the_greedy_rollout_exists_only_where_written():
+def test_each_game_has_its_own_defaults_and_options_override_them():
+    dix = make_agent("dix", "ismcts", _env("dix"))
+    assert (dix.rollout, dix.value, dix.c, dix.opponents, dix.expand, dix.root) == ("greedy", "margin", 0.0, "policy", "policy", "paired")
+    le_dix = make_agent("le_dix", "ismcts", _env("le_dix"))
+    assert (le_dix.rollout, le_dix.value, le_dix.c, le_dix.opponents, le_dix.expand, le_dix.root) == ("greedy", "points", 0.7, "tree", "random", "ucb")
+    tuned = make_agent("dix", "ismcts:c=0.5,opponents=tree,expand=random,root=ucb,value=win", _env("dix"))
+    assert (tuned.value, tuned.c, tuned.opponents, tuned.expand, tuned.root) == ("win", 0.5, "tree", "random", "ucb")
+
+
+def _wide_decision(env, seed: int, moves: int = 5):
+    """The first decision after a reset with ``seed`` (random play) that has at least ``moves`` legal moves."""
+    for skip in range(40):
+        obs = _decision(env, seed=seed, skip=skip)
+        if obs["action_mask"].sum() >= moves:
+            return obs
+    raise AssertionError(f"no decision with {moves} legal moves")
+
+
+def test_a_paired_root_plays_every_root_move_on_each_world():
+    env = _env("le_dix", deals=(8,))
+    obs = _wide_decision(env, seed=3)
+    legal = np.flatnonzero(obs["action_mask"]).tolist()
+    agent = make_agent("le_dix", f"ismcts:iterations={5 * len(legal) + 2},root=paired", env, seed=0)
+    action = agent.act(obs)
+    visits = agent.last_search["visits"]
+    assert sorted(visits.values())[0] >= 5 and max(visits.values()) - min(visits.values()) <= 1
+    means = agent.last_search["means"]
+    assert means[action] == max(means.values())  # the best mean is played, not the most visited
+
+
+def test_policy_expansion_tries_the_rollout_move_first_and_widens_slowly():
+    env = _env("le_dix", deals=(8,))
+    obs = _wide_decision(env, seed=3)
+    legal = np.flatnonzero(obs["action_mask"]).tolist()
+    agent = make_agent("le_dix", "ismcts:iterations=20,expand=policy", env, seed=0)
+    agent.act(obs)
+    tried = [a for a, v in agent.last_search["visits"].items() if v]
+    assert len(tried) == 1 + 2  # 1 + floor(sqrt(19 // 4)) moves considered after 20 visits
+    greedy = S._le_dix_greedy(env.unwrapped.state, legal)
+    assert greedy in tried
+
+
+def test_a_game_without_a_greedy_rollout_refuses_it_by_name(monkeypatch):
+    import dataclasses
+
+    monkeypatch.setitem(S.RULES, "dix", dataclasses.replace(S.RULES["dix"], greedy=None))
     make_agent("le_dix", "ismcts:rollout=greedy", _env("le_dix"))
-    with pytest.raises(ValueError, match="greedy"):
+    with pytest.raises(ValueError, match="rollout='greedy' has no policy for dix"):
         make_agent("dix", "ismcts:rollout=greedy", _env("dix"))
 
 
@@ -283,16 +333,60 @@ def test_dix_de_suite_estimate_favours_the_more_sorted_rack():
     assert est[0] <= 75 and est[1] >= 5
 
 
-def test_le_dix_greedy_rollout_is_legal_in_every_phase():
-    env = _env("le_dix", auto_forced=False)
+@pytest.mark.parametrize(
+    "game, options, phases_reached",
+    [
+        ("le_dix", dict(auto_forced=False), 3),  # bidding, the dealer's discard, play (and the trump choice)
+        ("dix_de_suite", dict(num_players=3, auto_forced=False, target_score=80), 2),  # source, placement
+        ("dix", dict(num_players=3, auto_forced=False, bust_buy=True), 4),  # decision, auction, payment, buy
+        ("dix", dict(solo=True, difficulty=8, auto_forced=False), 4),
+    ],
+)
+def test_greedy_rollouts_are_legal_in_every_phase(game, options, phases_reached):
+    env = _env(game, **options)
     rnd = RandomAgent(env, seed=0)
+    greedy = S.RULES[game].greedy
+    phases = set()
     for seed in range(3):
+        env.reset(seed=seed)
+        while not (env.unwrapped.state.is_terminal() or env.unwrapped.state.is_truncated()):
+            state = env.unwrapped.state
+            legal = state.legal_actions()
+            phases.add(state.phase)
+            assert greedy(state, legal) in legal
+            env.step(rnd.act(env.observe(env.agent_selection)))
+    assert len(phases) >= phases_reached, f"only phases {phases} were reached"
+
+
+def test_dix_greedy_rollout_plays_alix_rules_from_every_seat():
+    """Draw below a tableau total of 6 (currency at most 10), bid only up to 3, buy only in the final round."""
+    from dixenv.games.dix import actions as A
+    from dixenv.games.dix.state import AUCTION, BUY, BUY_FINAL, DECIDE
+
+    env = _env("dix", num_players=3)
+    rnd = RandomAgent(env, seed=1)
+    seen = dict.fromkeys(["draw", "take", "bid", "pass", "skip", "final buy"], 0)
+    for seed in range(6):
         env.reset(seed=seed)
         while not env.unwrapped.state.is_terminal():
             state = env.unwrapped.state
             legal = state.legal_actions()
-            assert S._le_dix_greedy(state, legal) in legal
+            move = S._dix_greedy(state, legal)
+            if state.phase == DECIDE:
+                wants = state.tableau_total < S.GREEDY_DRAW_BELOW and state.tableau_currency <= 10 and A.DRAW in legal
+                assert move == (A.DRAW if wants else A.TAKE_NUMBERS)
+                seen["draw" if wants else "take"] += 1
+            elif state.phase == AUCTION:
+                bids = [a for a in legal if a != A.PASS]
+                cheap = bool(bids) and bids[0] - A.BID_BASE <= S.GREEDY_TOP_BID
+                assert move == (bids[0] if cheap else A.PASS)
+                seen["bid" if cheap else "pass"] += 1
+            elif state.phase == BUY:
+                final = state.buy_kind == BUY_FINAL and len(legal) > 1
+                assert move == (legal[0] if final else A.SKIP)
+                seen["final buy" if final else "skip"] += 1
             env.step(rnd.act(env.observe(env.agent_selection)))
+    assert all(seen.values()), seen
 
 
 # --- sensible choices ---------------------------------------------------------------------------
