@@ -268,18 +268,16 @@ def _dix_greedy(state: Any, legal: list[int]) -> int:
     from dixenv.games.dix.solo import alix_decision
     from dixenv.games.dix.state import AUCTION, BUY, BUY_FINAL, DECIDE
 
+    # The engine lists legal actions in id order: bids before PASS, buys before SKIP, tokens (140)
+    # before consolation tokens (141) before cards; taking the numbers is always legal in DECIDE.
     phase = state.phase
     if phase == DECIDE:
-        move = alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, A.DRAW in legal)
-        return move if move in legal else legal[0]
-    if phase == AUCTION:
-        low = legal[0] if legal[0] != A.PASS else (legal[1] if len(legal) > 1 else A.PASS)
-        return low if A.BID_BASE < low <= A.BID_BASE + GREEDY_TOP_BID else A.PASS
+        return alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, A.DRAW in legal)
+    if phase == AUCTION:  # legal[0] is the lowest bid, or PASS when no bid is affordable
+        return legal[0] if legal[0] <= A.BID_BASE + GREEDY_TOP_BID else A.PASS
     if phase == BUY:
-        if state.buy_kind == BUY_FINAL and legal[0] != A.SKIP:
-            return legal[0]
-        return A.SKIP
-    return legal[0]  # payment: tokens (140), consolation (141), then cards, in action order
+        return legal[0] if state.buy_kind == BUY_FINAL else A.SKIP
+    return legal[0]  # payment
 
 
 #: The dix greedy rollout draws while its tableau total is below this (ALIX at difficulty 6).
