@@ -328,7 +328,10 @@ class _SearchAgent:
         c: float | None = None,
         worlds: int = 0,
         opponents: str | None = None,
+        **unknown: Any,
     ):
+        if unknown:
+            raise ValueError(f"unknown search option(s) {', '.join(sorted(unknown))} for {self.name}; options: {', '.join(_options(type(self)))}")
         raw = env.unwrapped
         self.env = env
         self.game_name = raw.game.name
@@ -642,6 +645,22 @@ class PIMCAgent(_SearchAgent):
 
 
 # --- option checks ----------------------------------------------------------------------------------
+
+
+def _options(cls: type) -> list[str]:
+    """The option names an agent class takes: its constructors' keywords, env and seed aside."""
+    import inspect
+
+    names: list[str] = []
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.KEYWORD_ONLY:
+                if p.name not in ("self", "env", "seed") and p.name not in names:
+                    names.append(p.name)
+    return names
 
 
 def _settable_rng(state: Any) -> bool:

@@ -206,13 +206,18 @@ def test_a_forced_move_needs_no_search():
         (dict(opponents="nobody"), "opponents"),
         (dict(expand="all"), "expand"),
         (dict(root="first"), "root"),
-        (dict(colour="blue"), "colour"),
+        (dict(colour="blue"), "unknown search option.*colour for ismcts; options: expand, root, iterations"),
     ],
 )
 def test_bad_search_options_are_refused_by_name(params, message):
     env = _env("le_dix")
-    with pytest.raises((ValueError, TypeError), match=message):
+    with pytest.raises(ValueError, match=message):
         make_agent("le_dix", "ismcts", env, **params)
+
+
+def test_tree_options_are_refused_by_pimc_by_name():
+    with pytest.raises(ValueError, match="unknown search option.*root for pimc; options: iterations, .*opponents"):
+        make_agent("dix", "pimc:root=paired", _env("dix"))
 
 
 def test_each_game_has_its_own_defaults_and_options_override_them():
