@@ -56,7 +56,9 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   widening: a node visited n times considers 1 + ⌊√(n/4)⌋ of its moves);
 * ``root`` (``ismcts``) — ``ucb`` (default: the root is a node like the others, the most visited
   move is played) or ``paired`` (dix: each world drawn is played once from every root move, so
-  the moves are compared on the same worlds, as ``pimc`` does, and the best mean is played);
+  the moves are compared on the same worlds, as ``pimc`` does, and the best mean is played) or
+  ``halving`` (paired worlds, with the budget spent by sequential halving: rounds in which the
+  better half of the moves survives; needs ``iterations``);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -76,7 +78,7 @@ ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
 OPPONENTS = ("tree", "own", "policy")
 EXPANSIONS = ("random", "policy")
-ROOTS = ("ucb", "paired")
+ROOTS = ("ucb", "paired", "halving")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -517,10 +519,15 @@ class ISMCTSAgent(_SearchAgent):
         self._expand_by_policy = self.expand == "policy"
         self.root = _choice("root", self.rules.default_root if root is None else root, ROOTS)
         self._paired_root = self.root == "paired"
+        self._halving_root = self.root == "halving"
+        if self._halving_root and self.iterations is None:
+            raise ValueError("search option root='halving' splits a budget of iterations over its rounds; give iterations (seconds may be added as a limit)")
 
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
         root: dict[int, list] = {}
         table: dict[tuple, dict[int, list]] = {}
+        if self._halving_root:
+            return self._halving(seat, legal, world, start, root, table)
         done = 0
         while done == 0 or self._budget_left(done, start):
             state = world()
@@ -542,6 +549,49 @@ class ISMCTSAgent(_SearchAgent):
         else:  # the most visited action; ties go to the better mean, then to the lowest id
             action = max(legal, key=lambda a: (visits[a], means[a], -a))
         return action, {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
+
+    def _halving(
+        self, seat: int, legal: list[int], world: Callable[[], Any], start: float, root: dict[int, list], table: dict[tuple, dict[int, list]]
+    ) -> tuple[int, dict[str, Any]]:
+        """Sequential halving at the root (Karnin, Koren & Somekh, 2013), on paired worlds.
+
+        Why: with ``root=paired`` every legal move gets the same share of the budget, so a bid
+        among ten or a payment among twelve is decided on a tenth of the worlds a two-way choice
+        gets, while most of those moves are plainly worse. Here the budget is split into
+        ⌈log2 k⌉ rounds for k moves; in each round every surviving move is played on the same new
+        worlds (about budget / (rounds × survivors) each, at least one), then the better half by
+        mean over all its worlds so far survives. The last survivor, or the best mean among the
+        survivors when the budget runs out, is played. Every survivor has been played on every
+        world drawn, so the comparison stays paired.
+        """
+        survivors = list(legal)
+        rounds = max(1, math.ceil(math.log2(len(legal))))
+        done = 0
+        out_of_budget = False
+        for r in range(rounds):
+            per_move = max(1, self.iterations // (rounds * len(survivors)))
+            for _ in range(per_move):
+                state = world()
+                if done == 0:
+                    self._begin(state)
+                for a in survivors:
+                    if done and not self._budget_left(done, start):
+                        out_of_budget = True
+                        break
+                    self._simulate(state.clone(), root, table, seat, first=a)
+                    done += 1
+                if out_of_budget:
+                    break
+            mean = lambda a: (root[a][1] / root[a][0] if a in root and root[a][0] else -math.inf, -a)  # noqa: E731
+            survivors.sort(key=mean, reverse=True)
+            if out_of_budget:
+                break
+            survivors = survivors[: max(1, math.ceil(len(survivors) / 2))]
+            if len(survivors) == 1:
+                break
+        visits = {a: root[a][0] if a in root else 0 for a in legal}
+        means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in legal}
+        return survivors[0], {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
 
     def _simulate(
         self, state: Any, root: dict[int, list], table: dict[tuple, dict[int, list]], seat: int, first: int | None = None

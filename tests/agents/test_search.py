@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -123,7 +125,14 @@ def _hidden_twin(env, rng_seed: int):
 
 @pytest.mark.parametrize("game", list(TABLES))
 @pytest.mark.parametrize(
-    "spec", ["ismcts:iterations=10", "pimc:iterations=10", "ismcts:iterations=4,rollout=heuristic,depth=12", "ismcts:iterations=10,opponents=own"]
+    "spec",
+    [
+        "ismcts:iterations=10",
+        "pimc:iterations=10",
+        "ismcts:iterations=4,rollout=heuristic,depth=12",
+        "ismcts:iterations=10,opponents=own",
+        "ismcts:iterations=12,root=halving",
+    ],
 )
 def test_same_move_when_only_hidden_facts_differ(game, spec):
     env = _env(game)
@@ -248,6 +257,36 @@ def test_a_paired_root_plays_every_root_move_on_each_world():
     assert sorted(visits.values())[0] >= 5 and max(visits.values()) - min(visits.values()) <= 1
     means = agent.last_search["means"]
     assert means[action] == max(means.values())  # the best mean is played, not the most visited
+
+
+def test_a_halving_root_spends_its_budget_on_the_better_half_of_the_moves_round_by_round():
+    env = _env("le_dix", deals=(8,))
+    obs = _wide_decision(env, seed=3, moves=5)
+    legal = np.flatnonzero(obs["action_mask"]).tolist()
+    budget = 40 * len(legal)
+    agent = make_agent("le_dix", f"ismcts:iterations={budget},root=halving", env, seed=0)
+    action = agent.act(obs)
+    stats = agent.last_search
+    assert stats["iterations"] <= budget
+    visits, means = stats["visits"], stats["means"]
+    rounds = math.ceil(math.log2(len(legal)))
+    first_round = budget // (rounds * len(legal))
+    assert min(visits.values()) == first_round  # every move plays the first round's worlds
+    assert visits[action] == max(visits.values()) > first_round  # the survivor played every round
+    # A move eliminated in a round had a worse mean than every move that survived it, on the same worlds.
+    for a in legal:
+        for b in legal:
+            if visits[a] < visits[b]:
+                assert means[a] <= max(means[x] for x in legal if visits[x] >= visits[b])
+    again = make_agent("le_dix", f"ismcts:iterations={budget},root=halving", env, seed=0)
+    assert again.act(obs) == action and again.last_search["visits"] == visits
+
+
+def test_a_halving_root_needs_a_budget_of_iterations():
+    with pytest.raises(ValueError, match="root='halving'.*iterations"):
+        make_agent("dix", "ismcts:seconds=0.5,root=halving", _env("dix"))
+    with pytest.raises(ValueError, match="root=.*allowed: ucb, paired, halving"):
+        make_agent("dix", "ismcts:root=best", _env("dix"))
 
 
 def test_policy_expansion_tries_the_rollout_move_first_and_widens_slowly():
