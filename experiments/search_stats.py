@@ -12,6 +12,12 @@ Three commands (``--help`` on each)::
     python -m experiments.search_stats openspiel --deals 10 --simulations 100 --pairs 100 \\
         --out docs/search_results/le_dix-openspiel-10.json
 
+    # simple regret of search settings on decisions drawn from heuristic play: how much worse, by
+    # a high-budget reference search's means, is the move each setting plays (cheap and low-noise
+    # next to a tournament; used to choose the root schemes, docs/search.md)
+    python -m experiments.search_stats regret --game dix --positions 60 \
+        --reference ismcts:iterations=3000 --agent ismcts:iterations=100 --agent ismcts:iterations=100,root=halving
+
     # the Markdown tables of every saved result (README "Search agents", docs/search.md)
     python -m experiments.search_stats table docs/search_results/*.json
 
@@ -53,6 +59,109 @@ def tournament(game: str, agent: str, opponent: str, games: int, seed: int, opti
     summary["kind"] = "tournament"
     summary["opponent"] = opponent if not solo else f"ALIX (difficulty {options.get('difficulty')})"
     return summary
+
+
+# --- simple regret against a reference search ---------------------------------------------------------
+
+
+def regret_positions(game: str, options: dict[str, Any], count: int, seed: int, every: int = 5, min_moves: int = 3) -> list[tuple[int, list[int]]]:
+    """``count`` decisions from heuristic self-play, as (reset seed, moves before it).
+
+    Every ``every``-th decision with at least ``min_moves`` legal moves, from games reset with
+    seeds ``seed``, ``seed + 1``, …, so the positions are spread over the game.
+    """
+    from dixenv.agents.registry import make_agent
+    from dixenv.experiments.tournament import make_env
+
+    out: list[tuple[int, list[int]]] = []
+    g = 0
+    while len(out) < count:
+        env = make_env(game, options)
+        env.reset(seed=seed + g)
+        players = [make_agent(game, "heuristic", env, seed=derive_seed(seed, g, i)) for i in range(len(env.possible_agents))]
+        moves: list[int] = []
+        wide = 0
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            if obs["action_mask"].sum() >= min_moves:
+                if wide % every == 0 and len(out) < count:
+                    out.append((seed + g, list(moves)))
+                wide += 1
+            action = int(players[env.possible_agents.index(name)].act(obs))
+            moves.append(action)
+            env.step(action)
+        g += 1
+    return out
+
+
+def _replay(game: str, options: dict[str, Any], position: tuple[int, list[int]]) -> Any:
+    from dixenv.experiments.tournament import make_env
+
+    env = make_env(game, options)
+    env.reset(seed=position[0])
+    for action in position[1]:
+        env.step(action)
+    return env
+
+
+def regret(game: str, agents: Sequence[str], reference: str, positions: int, repeats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Each agent's simple regret on ``positions`` decisions, by the reference search's root means.
+
+    The reference (a search agent with a large budget, on its own seed) gives every legal move a
+    mean value; a setting's regret at a decision is the best mean minus the mean of the move it
+    plays, averaged over the decisions and ``repeats`` seeds of the setting. It measures only
+    how well a setting finds the move its own kind of search prefers given far more time; it is
+    no substitute for a tournament, but separates settings in minutes where a tournament takes
+    hours.
+    """
+    from dixenv.agents.registry import make_agent
+
+    options = dict(options)
+    options.setdefault("num_players", DEFAULT_PLAYERS[game])
+    spots = regret_positions(game, options, positions, seed)
+    t0 = time.perf_counter()
+    means = []
+    for i, spot in enumerate(spots):
+        env = _replay(game, options, spot)
+        ref = make_agent(game, reference, env, seed=derive_seed(seed, 1, i))
+        ref.act(env.observe(env.agent_selection))
+        means.append(ref.last_search["means"])
+    rows: dict[str, Any] = {"reference": {"agent": reference, "seconds": time.perf_counter() - t0}}
+    for spec in agents:
+        losses, best_share, seconds = [], 0, 0.0
+        for i, spot in enumerate(spots):
+            best = max(means[i].values())
+            for r in range(repeats):
+                env = _replay(game, options, spot)
+                agent = make_agent(game, spec, env, seed=derive_seed(seed, 2, r, i))
+                start = time.perf_counter()
+                action = int(agent.act(env.observe(env.agent_selection)))
+                seconds += time.perf_counter() - start
+                losses.append(best - means[i][action])
+                best_share += means[i][action] == best
+        n = len(losses)
+        mean, half = mean_ci(losses)
+        rows[spec] = {"regret": mean, "half_width": half, "best_share": best_share / n, "decisions": n, "ms_per_move": 1000 * seconds / n}
+        print(f"{spec}: regret {mean:.4f} ± {half:.4f}, best move {best_share / n:.3f}, {1000 * seconds / n:.0f} ms/move", flush=True)
+    return {"kind": "regret", "game": game, "options": options, "positions": positions, "repeats": repeats, "seed": seed, "rows": rows}
+
+
+def regret_table(summary: dict[str, Any]) -> str:
+    """A Markdown table of a regret summary."""
+    ref = summary["rows"]["reference"]["agent"]
+    lines = [
+        f"| {summary['game']}: setting | regret vs `{ref}` [95% CI] | plays the reference's best move | ms/move |",
+        "|---|---|---|---|",
+    ]
+    for spec, row in summary["rows"].items():
+        if spec == "reference":
+            continue
+        lo, hi = row["regret"] - row["half_width"], row["regret"] + row["half_width"]
+        lines.append(f"| `{spec}` | {row['regret']:.4f} [{lo:.4f}, {hi:.4f}] | {row['best_share']:.3f} | {row['ms_per_move']:.0f} |")
+    return "\n".join(lines)
 
 
 # --- the duplicate match against OpenSpiel's ISMCTSBot -------------------------------------------------
@@ -193,6 +302,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ISMCTSBot's UCT constant; its returns are 0 or 10 points, ours are scaled to 0..1 with c=0.7 (default 7)")
     o.add_argument("--ours", default=None, help="our agent (default ismcts:iterations=SIMULATIONS,rollout=random)")
     o.add_argument("--out", help="write the summary JSON here")
+    r = sub.add_parser("regret", help="simple regret of search settings against a high-budget reference search")
+    r.add_argument("--game", required=True, choices=sorted(DEFAULT_PLAYERS))
+    r.add_argument("--agent", action="append", required=True, help="a setting to measure (repeatable)")
+    r.add_argument("--reference", required=True, help="the high-budget search whose root means judge the moves, e.g. ismcts:iterations=3000")
+    r.add_argument("--positions", type=int, default=60, help="decisions drawn from heuristic self-play (default 60)")
+    r.add_argument("--repeats", type=int, default=3, help="seeds of each setting per decision (default 3)")
+    r.add_argument("--seed", type=int, default=500)
+    r.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="game option")
+    r.add_argument("--out", help="write the summary JSON here")
     tb = sub.add_parser("table", help="Markdown tables of saved results")
     tb.add_argument("files", nargs="+")
     return p
@@ -211,10 +329,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tournament_table(tours) + "\n")
         if matches:
             print(openspiel_table(matches))
+        for s in loaded:
+            if s.get("kind") == "regret":
+                print("\n" + regret_table(s))
         return 0
     t0 = time.perf_counter()
     if args.command == "tournament":
         summary = tournament(args.game, args.agent, args.opponent, args.games, args.seed, parse_key_values(args.option), args.workers)
+    elif args.command == "regret":
+        summary = regret(args.game, args.agent, args.reference, args.positions, args.repeats, args.seed, parse_key_values(args.option))
+        print(regret_table(summary))
     else:
         ours = args.ours or f"ismcts:iterations={args.simulations},rollout=random"
         summary = openspiel_match(args.deals, args.simulations, args.pairs, args.seed, args.uct_c, ours)

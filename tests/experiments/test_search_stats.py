@@ -48,3 +48,32 @@ def test_bench_search_costs_time_clone_and_sample_hidden_at_real_decisions(name)
     assert len(states) == 30 and all(s.current_player() >= 0 for s in states)
     clone_us, sample_us = bench.search_costs(game, {"num_players": 3}, rounds=1, seed=0, count=30)
     assert clone_us > 0 and sample_us > 0
+
+
+def test_regret_positions_are_wide_decisions_that_replay_exactly():
+    options = {"num_players": 2}
+    spots = search_stats.regret_positions("dix", options, count=4, seed=7)
+    assert len(spots) == 4
+    for spot in spots:
+        a, b = search_stats._replay("dix", options, spot), search_stats._replay("dix", options, spot)
+        obs = a.observe(a.agent_selection)
+        assert obs["action_mask"].sum() >= 3
+        assert a.agent_selection == b.agent_selection
+        assert (obs["observation"] == b.observe(b.agent_selection)["observation"]).all()
+
+
+def test_regret_scores_each_setting_by_the_reference_means(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    search_stats.main(["regret", "--game", "dix", "--positions", "3", "--repeats", "2", "--reference", "ismcts:iterations=40",
+                       "--agent", "random", "--agent", "ismcts:iterations=10,root=halving", "--out", str(out)])
+    summary = json.loads(out.read_text())
+    assert summary["kind"] == "regret" and summary["rows"]["reference"]["agent"] == "ismcts:iterations=40"
+    for spec in ("random", "ismcts:iterations=10,root=halving"):
+        row = summary["rows"][spec]
+        assert row["decisions"] == 6 and row["regret"] >= 0 and 0 <= row["best_share"] <= 1
+        # No regret means every move played was the reference's best, and the other way round.
+        assert (row["regret"] == 0) == (row["best_share"] == 1)
+    capsys.readouterr()
+    search_stats.main(["table", str(out)])
+    table = capsys.readouterr().out
+    assert "| `random` |" in table and "regret vs `ismcts:iterations=40`" in table
