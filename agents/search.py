@@ -562,7 +562,8 @@ class ISMCTSAgent(_SearchAgent):
         worlds (about budget / (rounds × survivors) each, at least one), then the better half by
         mean over all its worlds so far survives. The last survivor, or the best mean among the
         survivors when the budget runs out, is played. Every survivor has been played on every
-        world drawn, so the comparison stays paired.
+        world drawn, so the comparison stays paired. Measured in dix (docs/search.md): its simple
+        regret is no lower than the paired root's at the same budget, so dix keeps ``paired``.
         """
         survivors = list(legal)
         rounds = max(1, math.ceil(math.log2(len(legal))))
