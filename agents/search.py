@@ -542,8 +542,7 @@ class ISMCTSAgent(_SearchAgent):
                     break
                 self._simulate(state.clone(), root, table, seat, first=a)
                 done += 1
-        visits = {a: root[a][0] if a in root else 0 for a in legal}
-        means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in legal}
+        visits, means = _root_stats(root, legal)
         if self._paired_root:  # the visits are equal (give or take one): the best mean, then the lowest id
             action = max(legal, key=lambda a: (means[a], -a))
         else:  # the most visited action; ties go to the better mean, then to the lowest id
@@ -569,7 +568,7 @@ class ISMCTSAgent(_SearchAgent):
         rounds = max(1, math.ceil(math.log2(len(legal))))
         done = 0
         out_of_budget = False
-        for r in range(rounds):
+        for _ in range(rounds):
             per_move = max(1, self.iterations // (rounds * len(survivors)))
             for _ in range(per_move):
                 state = world()
@@ -583,15 +582,14 @@ class ISMCTSAgent(_SearchAgent):
                     done += 1
                 if out_of_budget:
                     break
-            mean = lambda a: (root[a][1] / root[a][0] if a in root and root[a][0] else -math.inf, -a)  # noqa: E731
-            survivors.sort(key=mean, reverse=True)
+            means = _root_stats(root, survivors)[1]
+            survivors.sort(key=lambda a: (means[a], -a), reverse=True)
             if out_of_budget:
                 break
             survivors = survivors[: max(1, math.ceil(len(survivors) / 2))]
             if len(survivors) == 1:
                 break
-        visits = {a: root[a][0] if a in root else 0 for a in legal}
-        means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in legal}
+        visits, means = _root_stats(root, legal)
         return survivors[0], {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
 
     def _simulate(
@@ -712,6 +710,13 @@ def _options(cls: type) -> list[str]:
                 if p.name not in ("self", "env", "seed") and p.name not in names:
                     names.append(p.name)
     return names
+
+
+def _root_stats(root: dict[int, list], moves: list[int]) -> tuple[dict[int, int], dict[int, float]]:
+    """Each root move's visits and mean value (-inf for a move not yet played)."""
+    visits = {a: root[a][0] if a in root else 0 for a in moves}
+    means = {a: root[a][1] / root[a][0] if a in root and root[a][0] else float("-inf") for a in moves}
+    return visits, means
 
 
 def _settable_rng(state: Any) -> bool:

@@ -121,21 +121,20 @@ def regret(game: str, agents: Sequence[str], reference: str, positions: int, rep
 
     options = dict(options)
     options.setdefault("num_players", DEFAULT_PLAYERS[game])
-    spots = regret_positions(game, options, positions, seed)
+    # One env per decision, replayed once: searching reads the state but never steps it.
+    envs = [_replay(game, options, spot) for spot in regret_positions(game, options, positions, seed)]
     t0 = time.perf_counter()
     means = []
-    for i, spot in enumerate(spots):
-        env = _replay(game, options, spot)
+    for i, env in enumerate(envs):
         ref = make_agent(game, reference, env, seed=derive_seed(seed, 1, i))
         ref.act(env.observe(env.agent_selection))
         means.append(ref.last_search["means"])
     rows: dict[str, Any] = {"reference": {"agent": reference, "seconds": time.perf_counter() - t0}}
     for spec in agents:
         losses, best_share, seconds = [], 0, 0.0
-        for i, spot in enumerate(spots):
+        for i, env in enumerate(envs):
             best = max(means[i].values())
             for r in range(repeats):
-                env = _replay(game, options, spot)
                 agent = make_agent(game, spec, env, seed=derive_seed(seed, 2, r, i))
                 start = time.perf_counter()
                 action = int(agent.act(env.observe(env.agent_selection)))

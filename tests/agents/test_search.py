@@ -273,7 +273,7 @@ def test_a_halving_root_spends_its_budget_on_the_better_half_of_the_moves_round_
     first_round = budget // (rounds * len(legal))
     assert min(visits.values()) == first_round  # every move plays the first round's worlds
     assert visits[action] == max(visits.values()) > first_round  # the survivor played every round
-    # A move eliminated in a round had a worse mean than every move that survived it, on the same worlds.
+    # A move eliminated in a round has no better mean than the best of the moves that outlived it.
     for a in legal:
         for b in legal:
             if visits[a] < visits[b]:
