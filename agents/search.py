@@ -67,12 +67,24 @@ from __future__ import annotations
 
 import math
 import time
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from dixenv.core.rewards import win_rewards
+from dixenv.games.dix import actions as dix_actions
+from dixenv.games.dix.cards import NUM_NUMBERS as DIX_NUMBERS
+from dixenv.games.dix.solo import alix_decision
+from dixenv.games.dix.state import AUCTION as DIX_AUCTION, BUY as DIX_BUY, BUY_FINAL as DIX_BUY_FINAL, DECIDE as DIX_DECIDE
+from dixenv.games.dix_de_suite import actions as dds_actions
+from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD as DDS_POINTS_PER_CARD, WIN_POINTS as DDS_WIN_POINTS, max_round_points
+from dixenv.games.dix_de_suite.state import PHASE_SOURCE as DDS_PHASE_SOURCE
+from dixenv.games.le_dix import actions as le_dix_actions
+from dixenv.games.le_dix.cards import NUM_RANKS as LE_DIX_RANKS, RANK_OF as LE_DIX_RANK_OF, SUIT_OF as LE_DIX_SUIT_OF
+from dixenv.games.le_dix.state import BIDDING as LE_DIX_BIDDING, PLAYING as LE_DIX_PLAYING, TRUMP_CHOICE as LE_DIX_TRUMP_CHOICE
+from dixenv.games.le_dix.state import deal_points, max_total_points
 
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
@@ -113,23 +125,17 @@ class SearchRules:
 
 
 def _le_dix_span(state: Any, horizon: str) -> float:
-    from dixenv.games.le_dix.state import deal_points, max_total_points
-
     if horizon == "deal":
         return float(deal_points(state.hand_size, state.hand_size, state.config.scoring))
     return float(max_total_points(state.config))
 
 
 def _dix_de_suite_span(state: Any, horizon: str) -> float:
-    from dixenv.games.dix_de_suite.scoring import max_round_points
-
     return float(max_round_points(state.config.run_bonus) if horizon == "round" else state.config.target_score)
 
 
 def _dix_span(state: Any, horizon: str) -> float:
-    from dixenv.games.dix.cards import NUM_NUMBERS
-
-    return float(4 * (NUM_NUMBERS + 1))  # a full 1–9 run in each of the four colours
+    return float(4 * (DIX_NUMBERS + 1))  # a full 1–9 run in each of the four colours
 
 
 def _dix_de_suite_estimate(state: Any) -> list[float]:
@@ -141,22 +147,18 @@ def _dix_de_suite_estimate(state: Any) -> list[float]:
     the round ended with that many of its cards in order (the round's own scoring counts the
     ascending prefix from slot 1).
     """
-    from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
-
     lis = [_lis_length(rack) for rack in state.racks]
     best = max(lis)
     leaders = [s for s, v in enumerate(lis) if v == best]
     out = []
     for s, v in enumerate(lis):
-        base = POINTS_PER_CARD * v
-        out.append(base + (WIN_POINTS - base) / len(leaders) if s in leaders else float(base))
+        base = DDS_POINTS_PER_CARD * v
+        out.append(base + (DDS_WIN_POINTS - base) / len(leaders) if s in leaders else float(base))
     return out
 
 
 def _lis_length(values: list[int]) -> int:
     """Length of the longest strictly increasing subsequence (patience sorting, O(n log n))."""
-    from bisect import bisect_left
-
     tails: list[int] = []
     for v in values:
         i = bisect_left(tails, v)
@@ -175,48 +177,44 @@ def _le_dix_greedy(state: Any, legal: list[int]) -> int:
     about 200 µs a move, a hundred times a random move. This reads only the acting seat's hand and
     the public table of the world it plays in.
     """
-    from dixenv.games.le_dix import actions as A
-    from dixenv.games.le_dix.cards import NUM_RANKS, RANK_OF, SUIT_OF
-    from dixenv.games.le_dix.state import BIDDING, PLAYING, TRUMP_CHOICE
-
     first = legal[0]
     phase = state.phase
     trump = state.trump_suit
-    if phase == TRUMP_CHOICE:
-        return A.TAKE_TRUMP
+    if phase == LE_DIX_TRUMP_CHOICE:
+        return le_dix_actions.TAKE_TRUMP
     seat = state.player
     hand = state.hands[seat]
-    if phase == BIDDING:
+    if phase == LE_DIX_BIDDING:
         # Sure-ish tricks: high trumps, side aces, half the side kings.
         est = 0.0
         for c in hand:
-            r = RANK_OF[c]
-            if SUIT_OF[c] == trump:
-                est += 1.0 if r >= NUM_RANKS - 4 else 0.4
-            elif r == NUM_RANKS - 1:
+            r = LE_DIX_RANK_OF[c]
+            if LE_DIX_SUIT_OF[c] == trump:
+                est += 1.0 if r >= LE_DIX_RANKS - 4 else 0.4
+            elif r == LE_DIX_RANKS - 1:
                 est += 0.8
-            elif r == NUM_RANKS - 2:
+            elif r == LE_DIX_RANKS - 2:
                 est += 0.4
-        bid = A.BID_BASE + int(est + 0.5)
+        bid = le_dix_actions.BID_BASE + int(est + 0.5)
         return bid if bid in legal else min(legal, key=lambda a: abs(a - bid))
-    if phase != PLAYING:  # the dealer's discard: the lowest side card
-        return min(legal, key=lambda a: (SUIT_OF[a - A.DISCARD_BASE] == trump, RANK_OF[a - A.DISCARD_BASE]))
-    base = A.play_base(state.config.max_bid)
+    if phase != LE_DIX_PLAYING:  # the dealer's discard: the lowest side card
+        return min(legal, key=lambda a: (LE_DIX_SUIT_OF[a - le_dix_actions.DISCARD_BASE] == trump, LE_DIX_RANK_OF[a - le_dix_actions.DISCARD_BASE]))
+    base = le_dix_actions.play_base(state.config.max_bid)
     cards = [a - base for a in legal]
-    power = lambda c: RANK_OF[c] + (NUM_RANKS if SUIT_OF[c] == trump else 0)  # noqa: E731
+    power = lambda c: LE_DIX_RANK_OF[c] + (LE_DIX_RANKS if LE_DIX_SUIT_OF[c] == trump else 0)  # noqa: E731
     need = state.bids[seat] - state.tricks_won[seat]
     trick = state.trick
     if not trick:
         card = max(cards, key=power) if need > 0 else min(cards, key=power)
         return base + card
     # The card winning the trick so far; a card beats it by trumping it or by following higher.
-    led = SUIT_OF[trick[0][1]]
+    led = LE_DIX_SUIT_OF[trick[0][1]]
     best = trick[0][1]
     for _, c in trick[1:]:
-        if (SUIT_OF[c] == trump and (SUIT_OF[best] != trump or c > best)) or (SUIT_OF[c] == SUIT_OF[best] and c > best):
+        if (LE_DIX_SUIT_OF[c] == trump and (LE_DIX_SUIT_OF[best] != trump or c > best)) or (LE_DIX_SUIT_OF[c] == LE_DIX_SUIT_OF[best] and c > best):
             best = c
-    best_trump = SUIT_OF[best] == trump
-    winning = [c for c in cards if (SUIT_OF[c] == trump and (not best_trump or c > best)) or (not best_trump and SUIT_OF[c] == led and c > best)]
+    best_trump = LE_DIX_SUIT_OF[best] == trump
+    winning = [c for c in cards if (LE_DIX_SUIT_OF[c] == trump and (not best_trump or c > best)) or (not best_trump and LE_DIX_SUIT_OF[c] == led and c > best)]
     if need > 0:
         card = min(winning, key=power) if winning else min(cards, key=power)
     else:
@@ -234,24 +232,21 @@ def _dix_de_suite_greedy(state: Any, legal: list[int]) -> int:
     when that slot holds a card outside it. Reads the acting seat's rack, its held card and the
     discard top only.
     """
-    from dixenv.games.dix_de_suite import actions as A
-    from dixenv.games.dix_de_suite.state import PHASE_SOURCE
-
     seat = state.current
     rack = state.racks[seat]
     size = state.config.deck_size
     misplaced = [(c - 1) * 10 // size != k for k, c in enumerate(rack)]
-    if state.phase == PHASE_SOURCE:
-        if A.TAKE_DISCARD in legal and misplaced[(state.discard[-1] - 1) * 10 // size]:
-            return A.TAKE_DISCARD
-        return A.DRAW
+    if state.phase == DDS_PHASE_SOURCE:
+        if dds_actions.TAKE_DISCARD in legal and misplaced[(state.discard[-1] - 1) * 10 // size]:
+            return dds_actions.TAKE_DISCARD
+        return dds_actions.DRAW
     slot = (state.held - 1) * 10 // size
     if misplaced[slot]:
-        return A.SWAP_BASE + slot
-    if A.DISCARD in legal:
-        return A.DISCARD
+        return dds_actions.SWAP_BASE + slot
+    if dds_actions.DISCARD in legal:
+        return dds_actions.DISCARD
     wrong = [k for k in range(len(rack)) if misplaced[k]]  # a taken card must go somewhere
-    return A.SWAP_BASE + (wrong[0] if wrong else slot)
+    return dds_actions.SWAP_BASE + (wrong[0] if wrong else slot)
 
 
 def _dix_greedy(state: Any, legal: list[int]) -> int:
@@ -266,19 +261,15 @@ def _dix_greedy(state: Any, legal: list[int]) -> int:
     consolation tokens, then the first card. Reads the public table only (dix hides nothing but
     the pile's order).
     """
-    from dixenv.games.dix import actions as A
-    from dixenv.games.dix.solo import alix_decision
-    from dixenv.games.dix.state import AUCTION, BUY, BUY_FINAL, DECIDE
-
     # The engine lists legal actions in id order: bids before PASS, buys before SKIP, tokens (140)
     # before consolation tokens (141) before cards; taking the numbers is always legal in DECIDE.
     phase = state.phase
-    if phase == DECIDE:
-        return alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, A.DRAW in legal)
-    if phase == AUCTION:  # legal[0] is the lowest bid, or PASS when no bid is affordable
-        return legal[0] if legal[0] <= A.BID_BASE + GREEDY_TOP_BID else A.PASS
-    if phase == BUY:
-        return legal[0] if state.buy_kind == BUY_FINAL else A.SKIP
+    if phase == DIX_DECIDE:
+        return alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, dix_actions.DRAW in legal)
+    if phase == DIX_AUCTION:  # legal[0] is the lowest bid, or PASS when no bid is affordable
+        return legal[0] if legal[0] <= dix_actions.BID_BASE + GREEDY_TOP_BID else dix_actions.PASS
+    if phase == DIX_BUY:
+        return legal[0] if state.buy_kind == DIX_BUY_FINAL else dix_actions.SKIP
     return legal[0]  # payment
 
 
