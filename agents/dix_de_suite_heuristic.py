@@ -133,6 +133,12 @@ class DixDeSuiteHeuristic:
             return self._choose_source(mask)
         return self._choose_slot(mask)
 
+    def rack_cost(self, flat: np.ndarray) -> float:
+        """The cost of the observing seat's rack (lower is better: roughly the draws it still
+        needs) from its flat observation; what the heuristic's play minimises (module docstring)."""
+        self._decode(flat)
+        return float(self._cost0)
+
     # --- decisions ------------------------------------------------------------------------------
     def _choose_source(self, mask: np.ndarray) -> int:
         """Take the discard top only when it helps more than a blind draw is expected to."""

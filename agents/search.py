@@ -39,13 +39,19 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   to 500 points: playing them out costs tens of times more per simulation and drowns the current
   deal's effect in the noise of later deals, so these games search to the end of the deal or round
   by default; dix (one pile, about a hundred moves) searches to the end of the game;
+  dix_de_suite also has ``turn``: a simulation stops at the searching seat's next decision after
+  another seat has moved (the end of the other seats' turns), and is scored by the estimate;
 * ``value`` — what a simulation is worth to each seat: ``win`` (``dixenv.core.rewards.win_rewards``
   on the ranking at the end of the game, in [-1, 1]; needs ``horizon=game``), ``points`` (points
   gained over the horizon, divided by the most a seat can gain over it) or ``margin`` (the same
   minus the mean of the other seats' — teams: the other team's);
 * ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
-  a simulation cut short is scored with the game's estimate of the horizon's points
-  (dix_de_suite: see ``_dix_de_suite_estimate``);
+  a simulation cut short is scored with the game's estimate of the horizon's points;
+* ``estimate`` (dix_de_suite) — that estimate: ``lis`` (default: the longest increasing
+  subsequence of each rack, ``_dix_de_suite_estimate``) or ``cost`` (the heuristic's rack
+  costs, ``_SearchAgent._cost_estimate``);
+* ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
+  of best one-ply value on one world (useful where that value means something: with an estimate);
 * ``c`` — the UCB exploration constant (``ismcts``; 0.7, dix 0); ``worlds`` — how many worlds to
   draw per move and cycle through (0: a fresh one for every iteration; fewer trades diversity for
   speed, as OpenSpiel's ``max_world_samples``);
@@ -79,7 +85,8 @@ from dixenv.games.dix.cards import NUM_NUMBERS as DIX_NUMBERS
 from dixenv.games.dix.solo import alix_decision
 from dixenv.games.dix.state import AUCTION as DIX_AUCTION, BUY as DIX_BUY, BUY_FINAL as DIX_BUY_FINAL, DECIDE as DIX_DECIDE
 from dixenv.games.dix_de_suite import actions as dds_actions
-from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD as DDS_POINTS_PER_CARD, WIN_POINTS as DDS_WIN_POINTS, max_round_points
+from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD as DDS_POINTS_PER_CARD, WIN_POINTS as DDS_WIN_POINTS
+from dixenv.games.dix_de_suite.scoring import ascending_prefix, max_round_points
 from dixenv.games.dix_de_suite.state import PHASE_SOURCE as DDS_PHASE_SOURCE
 from dixenv.games.le_dix import actions as le_dix_actions
 from dixenv.games.le_dix.cards import NUM_RANKS as LE_DIX_RANKS, RANK_OF as LE_DIX_RANK_OF, SUIT_OF as LE_DIX_SUIT_OF
@@ -105,8 +112,10 @@ class SearchRules:
     ``short`` names the horizon shorter than the game (None if there is none); ``mark(state)``
     is a counter that changes when it passes (the deal or round number). ``span(state, horizon)``
     is the most points one seat can gain over the horizon from ``state`` (the ``points`` and
-    ``margin`` scale). ``estimate(state)``, for a simulation cut short by ``depth``, is each seat's
-    expected points still to come before the horizon (None: count what is scored so far).
+    ``margin`` scale). ``estimates`` name the ways to score a simulation cut short (by ``depth``
+    or the ``turn`` horizon), the first the default: ``estimate(agent, state)`` is each seat's
+    expected points still to come before the short horizon (none: count what is scored so far,
+    and no ``turn`` horizon).
     """
 
     short: str | None
@@ -115,7 +124,7 @@ class SearchRules:
     default_rollout: str
     mark: Callable[[Any], int]
     span: Callable[[Any, str], float]
-    estimate: Callable[[Any], list[float]] | None = None
+    estimates: dict[str, Callable[[Any, Any], list[float]]] | None = None
     greedy: Callable[[Any, list[int]], int] | None = None
     #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
     default_c: float = 0.7
@@ -277,12 +286,18 @@ def _dix_greedy(state: Any, legal: list[int]) -> int:
 GREEDY_DRAW_BELOW = 6
 #: The dix greedy rollout bids for a wild while the lowest legal bid is at most this.
 GREEDY_TOP_BID = 3
+#: dix_de_suite ``estimate=cost``: rack-cost scale of the round-win softmax. Costs differ by
+#: 16 between the quartiles of heuristic self-play positions; screens at 2 lost far more (module
+#: docs, docs/search.md).
+COST_TAU = 8.0
 
 
 RULES: dict[str, SearchRules] = {
     "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
     "dix_de_suite": SearchRules(
-        "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span, _dix_de_suite_estimate, _dix_de_suite_greedy
+        "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
+        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": lambda agent, state: agent._cost_estimate(state)},
+        _dix_de_suite_greedy,
     ),
     # dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
     # growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
@@ -321,6 +336,8 @@ class _SearchAgent:
         c: float | None = None,
         worlds: int = 0,
         opponents: str | None = None,
+        estimate: str | None = None,
+        width: int = 0,
         **unknown: Any,
     ):
         if unknown:
@@ -342,6 +359,14 @@ class _SearchAgent:
         self.iterations = None if iterations is None else _count("iterations", iterations, 1)
         self.seconds = None if seconds is None else _positive("seconds", seconds)
         self.depth = None if depth is None else _count("depth", depth, 0)
+        estimates = rules.estimates or {}
+        if estimate is not None and not estimates:
+            raise ValueError(f"search option estimate={estimate!r}: {self.game_name} has no estimates (a simulation cut short counts what is scored)")
+        self.estimate = _choice("estimate", estimate, tuple(estimates)) if estimate is not None else next(iter(estimates), None)
+        self._estimate = estimates.get(self.estimate) if self.estimate else None
+        self._turn = self.horizon == "turn"
+        self.width = _count("width", width, 0)
+        self._cost_heuristic = None
         self.c = _positive("c", rules.default_c if c is None else c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
         self.opponents = _choice("opponents", rules.default_opponents if opponents is None else opponents, OPPONENTS)
@@ -385,7 +410,9 @@ class _SearchAgent:
             return world
 
         start = time.perf_counter()
-        action, stats = self._search(seat, legal, self._worlds(sample), start)
+        self._seat = seat
+        worlds = self._worlds(sample)
+        action, stats = self._search(seat, self._root_moves(legal, worlds), worlds, start)
         stats["seconds"] = time.perf_counter() - start
         self.last_search = stats
         return action
@@ -428,14 +455,32 @@ class _SearchAgent:
         """Remember what the values are measured from: the horizon mark, the scores and the scale."""
         self._mark = self.rules.mark(world)
         self._base = [float(s) for s in world.scores()]
-        self._scale = self.rules.span(world, self.horizon) or 1.0
+        scale_horizon = (self.rules.short or "game") if self._turn else self.horizon
+        self._scale = self.rules.span(world, scale_horizon) or 1.0
 
-    def _over(self, state: Any) -> bool:
-        """True once the simulation has reached its horizon (or the game is over)."""
+    def _start(self) -> None:
+        """Before each simulation: no other seat has moved yet (the ``turn`` horizon)."""
+        self._left = False
+
+    def _ended(self, state: Any) -> bool:
+        """True once the game is over or (short horizons) the deal or round has ended."""
         return state.current_player() < 0 or (self.horizon != "game" and self.rules.mark(state) != self._mark)
 
+    def _over(self, state: Any) -> bool:
+        """True once the simulation has reached its horizon: the game's, the deal's or round's, or
+        (``turn``) the searching seat's next decision after another seat has moved."""
+        if self._ended(state):
+            return True
+        if not self._turn:
+            return False
+        if state.current_player() != self._seat:
+            self._left = True
+            return False
+        return self._left
+
     def _play_out(self, state: Any) -> bool:
-        """Play the rollout policy up to the horizon or ``depth`` moves; False if cut short by ``depth``."""
+        """Play the rollout policy up to the horizon or ``depth`` moves; False if cut short (by
+        ``depth``, or by the ``turn`` horizon before the round's end): the estimate then counts."""
         limit = self.depth
         steps = 0
         while not self._over(state):
@@ -444,7 +489,26 @@ class _SearchAgent:
             legal = state.legal_actions()
             state.apply_action(legal[0] if len(legal) == 1 else self._rollout_action(state, legal))
             steps += 1
-        return True
+        return not self._turn or self._ended(state)
+
+    def _root_moves(self, legal: list[int], world: Callable[[], Any]) -> list[int]:
+        """The root moves to search: all legal ones, or (``width=k``) the rollout policy's move and
+        the k - 1 others of best one-ply value on one world (the estimate of the position each
+        leaves, from the searching seat's side)."""
+        if not self.width or len(legal) <= self.width:
+            return legal
+        state = world()
+        self._begin(state)
+        first = self._rollout_action(state, legal)
+        ranked = []
+        for a in legal:
+            if a == first:
+                continue
+            after = state.clone()
+            after.apply_action(a)
+            ranked.append((-self._values(after, self._ended(after))[self._seat], a))
+        ranked.sort()
+        return [first] + [a for _, a in ranked[: self.width - 1]]
 
     def _rollout_action(self, state: Any, legal: list[int]) -> int:
         """The rollout policy's move among ``legal`` (two or more)."""
@@ -494,9 +558,37 @@ class _SearchAgent:
     def _expected_scores(self, state: Any, finished: bool) -> list[float]:
         """Scores at the end of the simulation, plus the game's estimate of what is to come if it was cut short."""
         scores = [float(s) for s in state.scores()]
-        if finished or self.rules.estimate is None or state.current_player() < 0:
+        if finished or self._estimate is None or state.current_player() < 0:
             return scores
-        return [s + e for s, e in zip(scores, self.rules.estimate(state))]
+        return [s + e for s, e in zip(scores, self._estimate(self, state))]
+
+    def _cost_estimate(self, state: Any) -> list[float]:
+        """dix_de_suite ``estimate=cost``: expected round points from the heuristic's rack costs.
+
+        Why: the LIS estimate ignores where a rack's cards sit (a 55 in slot 1 of a 60-card deck
+        counts as well kept), and rollouts to the end of the round carry little of one move's
+        effect. The heuristic's rack cost (``DixDeSuiteHeuristic.rack_cost``: roughly the draws a
+        rack still needs, from the seat's own observation) is what its one-ply play minimises.
+        Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
+        75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
+        """
+        if self._cost_heuristic is None:
+            from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
+
+            self._cost_heuristic = DixDeSuiteHeuristic(self.env)
+        observer, heuristic = self._observer, self._cost_heuristic
+        costs = []
+        for seat in range(state.num_seats):
+            observer.set_from(state, seat)
+            costs.append(heuristic.rack_cost(observer.tensor))
+        low = min(costs)
+        weights = [math.exp((low - c) / COST_TAU) for c in costs]
+        total = sum(weights)
+        out = []
+        for weight, rack in zip(weights, state.racks):
+            p = weight / total
+            out.append(p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack))
+        return out
 
 
 class ISMCTSAgent(_SearchAgent):
@@ -588,6 +680,7 @@ class ISMCTSAgent(_SearchAgent):
     ) -> None:
         """One iteration: descend the tree by UCB (from the root move ``first`` if given), add one
         edge, play out, back the values up."""
+        self._start()
         path: list[tuple[list, int]] = []  # (edge statistics [visits, value sum, availability], acting seat)
         node: dict[int, list] | None = root
         c = self.c
@@ -674,6 +767,7 @@ class PIMCAgent(_SearchAgent):
                 if done and not self._budget_left(done, start):
                     break
                 state = sample.clone()
+                self._start()
                 state.apply_action(a)
                 finished = self._play_out(state)
                 totals[a] += self._values(state, finished)[seat]
@@ -717,7 +811,8 @@ def _settable_rng(state: Any) -> bool:
 
 
 def _horizons(rules: SearchRules) -> tuple[str, ...]:
-    return ("game",) if rules.short is None else (rules.short, "game")
+    turn = ("turn",) if rules.estimates else ()  # a turn is scored by an estimate
+    return (*turn, "game") if rules.short is None else (rules.short, *turn, "game")
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:

@@ -477,3 +477,86 @@ def test_ismcts_beats_random_in_short_le_dix_games():
         made["ismcts"] += scores[0] > 0
         made["random"] += sum(s > 0 for s in scores[1:]) / 3
     assert made["ismcts"] > made["random"] + 1
+
+
+# --- dix_de_suite: the turn horizon, the cost estimate, a narrower root ---------------------------
+
+TURN_SPEC = "ismcts:iterations=12,horizon=turn,estimate=cost,rollout=heuristic,opponents=policy,expand=policy,c=0,root=paired,width=3"
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_a_turn_horizon_stops_at_the_seats_next_decision_after_the_others_moved(num_players):
+    env = _env("dix_de_suite", num_players=num_players)
+    agent = make_agent("dix_de_suite", "ismcts:horizon=turn,rollout=heuristic", env, seed=0)
+    went_on = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        state = env.unwrapped.state
+        seat = state.current_player()
+        world = state.clone()
+        agent._seat = seat
+        agent._begin(world)
+        agent._start()
+        turns_before = list(world.seat_turns)
+        world.apply_action(world.legal_actions()[0])  # draw
+        finished = agent._play_out(world)
+        if world.round == state.round:  # the round went on: the simulation waits at the seat's next turn
+            assert not finished
+            assert world.current_player() == seat and world.phase == PHASE_SOURCE
+            moved = [s for s in range(num_players) if world.seat_turns[s] > turns_before[s]]
+            assert sorted(moved) == list(range(num_players))  # this seat's turn and every other seat's
+            went_on += 1
+        else:
+            assert finished
+    assert went_on >= 1
+
+
+def test_the_cost_estimate_favours_the_rack_the_heuristic_rates_better():
+    # Seat 0 needs one card (slot 10); seat 1's rack is far from sorted.
+    env = make_dix_de_suite({0: [1, 3, 5, 7, 9, 11, 13, 15, 17, 12], 1: [39, 2, 38, 4, 37, 6, 36, 8, 35, 10]}, discard=20, dealer=1)
+    agent = make_agent("dix_de_suite", "ismcts:estimate=cost", env)
+    est = agent._cost_estimate(env.unwrapped.state)
+    assert est[0] > est[1]
+    assert 0 <= est[1] < est[0] <= 75
+    with_lis = make_agent("dix_de_suite", "ismcts", env)
+    assert with_lis.estimate == "lis" and agent.estimate == "cost"
+
+
+def test_a_narrow_root_searches_the_policy_move_and_the_best_others_only():
+    rack = [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]
+    env = make_dix_de_suite({0: rack, 1: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]}, discard=11, draw=list(range(21, 30)), dealer=1)
+    env.step(env.string_to_action("take discard"))  # the placement of 11: ten legal swaps
+    obs = env.observe("player_0")
+    agent = make_agent("dix_de_suite", TURN_SPEC, env, seed=0)
+    action = agent.act(obs)
+    assert action in agent.last_search["visits"] and len(agent.last_search["visits"]) == 3
+    assert env.action_to_string(action) == "swap 6"  # the move that sorts the rack, and the heuristic's
+    heuristic = make_agent("dix_de_suite", "heuristic", env)
+    assert heuristic.act(obs) in agent.last_search["visits"]
+
+
+def test_turn_search_reads_only_what_its_seat_knows():
+    env = _env("dix_de_suite")
+    for skip in (0, 3, 8):
+        obs = _decision(env, seed=10 + skip, skip=skip)
+        if obs["action_mask"].sum() < 2:
+            continue
+        twin = _hidden_twin(env, rng_seed=skip)
+        a = make_agent("dix_de_suite", TURN_SPEC, env, seed=5).act(obs)
+        b = make_agent("dix_de_suite", TURN_SPEC, twin, seed=5).act(twin.observe(twin.agent_selection))
+        assert a == b
+
+
+@pytest.mark.parametrize(
+    "game, params, message",
+    [
+        ("dix_de_suite", dict(estimate="exact"), "estimate='exact'; allowed: lis, cost"),
+        ("le_dix", dict(estimate="cost"), "estimate='cost': le_dix has no estimates"),
+        ("le_dix", dict(horizon="turn"), "horizon='turn'; allowed: deal, game"),
+        ("dix", dict(horizon="turn"), "horizon='turn'; allowed: game"),
+        ("dix_de_suite", dict(width=-1), "width=-1; allowed: an integer >= 0"),
+    ],
+)
+def test_bad_turn_estimate_and_width_options_are_refused_by_name(game, params, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(game, "ismcts", _env(game), **params)
