@@ -51,7 +51,8 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   subsequence of each rack, ``_dix_de_suite_estimate``) or ``cost`` (the heuristic's rack
   costs, ``_SearchAgent._cost_estimate``);
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
-  of best one-ply value on one world (useful where that value means something: with an estimate);
+  of best one-ply value on one world (useful where that value means something: with an estimate;
+  ``ismcts`` needs ``root=paired`` or ``halving`` for it);
 * ``c`` — the UCB exploration constant (``ismcts``; 0.7, dix 0); ``worlds`` — how many worlds to
   draw per move and cycle through (0: a fresh one for every iteration; fewer trades diversity for
   speed, as OpenSpiel's ``max_world_samples``);
@@ -603,6 +604,8 @@ class ISMCTSAgent(_SearchAgent):
         self.root = _choice("root", self.rules.default_root if root is None else root, ROOTS)
         self._paired_root = self.root == "paired"
         self._halving_root = self.root == "halving"
+        if self.width and self.root == "ucb":
+            raise ValueError(f"search option width={self.width} needs root='paired' or root='halving' (a ucb root chooses among every legal move)")
         if self._halving_root and self.iterations is None:
             raise ValueError("search option root='halving' splits a budget of iterations over its rounds; give iterations (seconds may be added as a limit)")
 

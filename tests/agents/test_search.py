@@ -522,12 +522,13 @@ def test_the_cost_estimate_favours_the_rack_the_heuristic_rates_better():
     assert with_lis.estimate == "lis" and agent.estimate == "cost"
 
 
-def test_a_narrow_root_searches_the_policy_move_and_the_best_others_only():
+@pytest.mark.parametrize("spec", [TURN_SPEC, "pimc:iterations=12,horizon=turn,estimate=cost,rollout=heuristic,width=3"])
+def test_a_narrow_root_searches_the_policy_move_and_the_best_others_only(spec):
     rack = [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]
     env = make_dix_de_suite({0: rack, 1: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]}, discard=11, draw=list(range(21, 30)), dealer=1)
     env.step(env.string_to_action("take discard"))  # the placement of 11: ten legal swaps
     obs = env.observe("player_0")
-    agent = make_agent("dix_de_suite", TURN_SPEC, env, seed=0)
+    agent = make_agent("dix_de_suite", spec, env, seed=0)
     action = agent.act(obs)
     assert action in agent.last_search["visits"] and len(agent.last_search["visits"]) == 3
     assert env.action_to_string(action) == "swap 6"  # the move that sorts the rack, and the heuristic's
@@ -555,6 +556,7 @@ def test_turn_search_reads_only_what_its_seat_knows():
         ("le_dix", dict(horizon="turn"), "horizon='turn'; allowed: deal, game"),
         ("dix", dict(horizon="turn"), "horizon='turn'; allowed: game"),
         ("dix_de_suite", dict(width=-1), "width=-1; allowed: an integer >= 0"),
+        ("dix_de_suite", dict(width=3), "width=3 needs root='paired' or root='halving'"),  # dix_de_suite's root is ucb
     ],
 )
 def test_bad_turn_estimate_and_width_options_are_refused_by_name(game, params, message):
