@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -166,59 +167,41 @@ def regret_table(summary: dict[str, Any]) -> str:
 # --- the duplicate match against OpenSpiel's ISMCTSBot -------------------------------------------------
 
 
-def openspiel_match(deals: int, simulations: int, pairs: int, seed: int, uct_c: float, ours: str, players: int = 4) -> dict[str, Any]:
+def openspiel_match(
+    deals: int, simulations: int, pairs: int, seed: int, uct_c: float, ours: str, players: int = 4, workers: int = 1
+) -> dict[str, Any]:
     """Our le_dix, one ``deals``-card deal per game, hook on: ISMCTSBot in half the seats, ``ours`` in the others, then swapped.
 
     Every deal is played twice (duplicate): seats 0, 2 OpenSpiel and 1, 3 ours, then the reverse,
     so each side holds every hand once. Returned: per side, bids made and points per seat-deal,
     milliseconds per search move; the paired difference (ours − OpenSpiel) per deal with its 95%
-    interval.
+    interval. Each pair is seeded by its index alone, so ``workers`` processes (spawned, as the
+    tournament's) give the same figures as one, timings aside.
     """
     import pyspiel  # noqa: F401  (the export needs it; fail early with its own message)
-    from open_spiel.python.algorithms import ismcts, mcts
 
-    from dixenv import openspiel as X
+    jobs = [(pair, deals, simulations, seed, uct_c, ours, players) for pair in range(pairs)]
+    results: list[dict[str, Any]] = []
 
+    def collect(done: Any) -> None:
+        for r in done:
+            results.append(r)
+            if len(results) % 10 == 0:
+                mine = sum(x["made"]["ours"] for x in results) / (len(results) * players)
+                theirs = sum(x["made"]["openspiel"] for x in results) / (len(results) * players)
+                print(f"{len(results)} pairs: made ours {mine:.3f}, openspiel {theirs:.3f}", file=sys.stderr, flush=True)
+
+    if workers > 1 and pairs > 1:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            collect(pool.imap(_openspiel_pair, jobs))  # in pair order
+    else:
+        collect(map(_openspiel_pair, jobs))
     sides = ("openspiel", "ours")
-    made = {s: 0 for s in sides}
-    points = {s: 0.0 for s in sides}
-    moves = {s: 0 for s in sides}
-    think = {s: 0.0 for s in sides}
-    diffs: list[float] = []
-    for pair in range(pairs):
-        deal_seed = derive_seed(seed, pair) % (1 << 31)  # OpenSpiel parameters are 32-bit ints
-        pair_points = {s: 0.0 for s in sides}
-        for swap in (False, True):
-            game = X.load_game("le_dix", num_players=players, deals=str(deals), hook=True, returns="points", rng_seed=deal_seed)
-            bot_seed = derive_seed(seed, pair, int(swap))
-            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(bot_seed))
-            bots = {
-                "openspiel": ismcts.ISMCTSBot(game, evaluator, uct_c=uct_c, max_simulations=simulations,
-                                              random_state=np.random.RandomState(bot_seed)),
-                "ours": X.DixenvBot(game, ours, seed=bot_seed),
-            }
-            who = [sides[(s + swap) % 2] for s in range(players)]
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                side = who[state.current_player()]
-                if len(legal) == 1:  # forced: no search, as in the environments
-                    action = legal[0]
-                else:
-                    t0 = time.perf_counter()
-                    action = bots[side].step(state)
-                    think[side] += time.perf_counter() - t0
-                    moves[side] += 1
-                state.apply_action(action)
-            for s, p in enumerate(state.returns()):
-                made[who[s]] += p > 0
-                points[who[s]] += p
-                pair_points[who[s]] += p
-        seat_deals = players  # each side sat in players/2 seats in each of the two games
-        diffs.append((pair_points["ours"] - pair_points["openspiel"]) / seat_deals)
-        if (pair + 1) % 10 == 0:
-            print(f"{pair + 1} pairs: made ours {made['ours'] / (2 * (pair + 1) * players / 2):.3f}, "
-                  f"openspiel {made['openspiel'] / (2 * (pair + 1) * players / 2):.3f}", file=sys.stderr, flush=True)
+    made = {s: sum(r["made"][s] for r in results) for s in sides}
+    points = {s: sum(r["points"][s] for r in results) for s in sides}
+    moves = {s: sum(r["moves"][s] for r in results) for s in sides}
+    think = {s: sum(r["think"][s] for r in results) for s in sides}
+    diffs = [r["diff"] for r in results]
     n = pairs * players  # seat-deals per side
     mean, half = mean_ci(diffs)
     out: dict[str, Any] = {
@@ -238,6 +221,53 @@ def openspiel_match(deals: int, simulations: int, pairs: int, seed: int, uct_c: 
         out[s] = {"seat_deals": n, "made_bid_rate": made[s] / n, "made_ci95": [lo, hi], "points_per_deal": points[s] / n,
                   "ms_per_move": 1000 * think[s] / moves[s] if moves[s] else float("nan")}
     return out
+
+
+def _openspiel_pair(job: tuple) -> dict[str, Any]:
+    """One deal of the duplicate match, played twice with the sides swapped (``openspiel_match``)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from dixenv import openspiel as X
+
+    pair, deals, simulations, seed, uct_c, ours, players = job
+    sides = ("openspiel", "ours")
+    made = {s: 0 for s in sides}
+    points = {s: 0.0 for s in sides}
+    moves = {s: 0 for s in sides}
+    think = {s: 0.0 for s in sides}
+    deal_seed = derive_seed(seed, pair) % (1 << 31)  # OpenSpiel parameters are 32-bit ints
+    for swap in (False, True):
+        game = X.load_game("le_dix", num_players=players, deals=str(deals), hook=True, returns="points", rng_seed=deal_seed)
+        bot_seed = derive_seed(seed, pair, int(swap))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(bot_seed))
+        bots = {
+            "openspiel": ismcts.ISMCTSBot(game, evaluator, uct_c=uct_c, max_simulations=simulations,
+                                          random_state=np.random.RandomState(bot_seed)),
+            "ours": X.DixenvBot(game, ours, seed=bot_seed),
+        }
+        # ISMCTSBot draws its worlds with pyspiel.UniformProbabilitySampler, which takes no seed:
+        # the same uniform sampler from a seeded generator makes the match reproducible.
+        worlds = np.random.RandomState(derive_seed(seed, pair, int(swap), 2) % (1 << 32))
+        bots["openspiel"].set_resampler(lambda s, player, uniform=worlds.uniform: s.resample_from_infostate(player, uniform))
+        who = [sides[(s + swap) % 2] for s in range(players)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            side = who[state.current_player()]
+            if len(legal) == 1:  # forced: no search, as in the environments
+                action = legal[0]
+            else:
+                t0 = time.perf_counter()
+                action = bots[side].step(state)
+                think[side] += time.perf_counter() - t0
+                moves[side] += 1
+            state.apply_action(action)
+        for s, p in enumerate(state.returns()):
+            made[who[s]] += p > 0
+            points[who[s]] += p
+    seat_deals = players  # each side sat in players/2 seats in each of the two games
+    diff = (points["ours"] - points["openspiel"]) / seat_deals
+    return {"made": made, "points": points, "moves": moves, "think": think, "diff": diff}
 
 
 # --- tables -----------------------------------------------------------------------------------------
@@ -300,6 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--uct-c", type=float, default=7.0,
                    help="ISMCTSBot's UCT constant; its returns are 0 or 10 points, ours are scaled to 0..1 with c=0.7 (default 7)")
     o.add_argument("--ours", default=None, help="our agent (default ismcts:iterations=SIMULATIONS,rollout=random)")
+    o.add_argument("--workers", type=int, default=1, help="processes, each playing whole pairs (default 1; same figures)")
     o.add_argument("--out", help="write the summary JSON here")
     r = sub.add_parser("regret", help="simple regret of search settings against a high-budget reference search")
     r.add_argument("--game", required=True, choices=sorted(DEFAULT_PLAYERS))
@@ -340,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(regret_table(summary))
     else:
         ours = args.ours or f"ismcts:iterations={args.simulations},rollout=random"
-        summary = openspiel_match(args.deals, args.simulations, args.pairs, args.seed, args.uct_c, ours)
+        summary = openspiel_match(args.deals, args.simulations, args.pairs, args.seed, args.uct_c, ours, workers=args.workers)
         print(openspiel_table([summary]))
     summary["command"] = "python -m experiments.search_stats " + " ".join(sys.argv[1:] if argv is None else argv)
     summary["wall_seconds"] = time.perf_counter() - t0

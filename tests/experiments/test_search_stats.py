@@ -41,6 +41,17 @@ def test_the_openspiel_match_plays_every_deal_twice_and_sums_up_both_sides():
     assert "| 2 | 4 | `ismcts:iterations=4` |" in search_stats.openspiel_table([summary])
 
 
+def test_the_openspiel_match_gives_the_same_figures_with_two_workers():
+    pytest.importorskip("pyspiel")
+    args = dict(deals=2, simulations=4, pairs=3, seed=4, uct_c=7.0, ours="ismcts:iterations=4", players=4)
+    one = search_stats.openspiel_match(**args)
+    two = search_stats.openspiel_match(**args, workers=2)
+    for summary in (one, two):
+        for side in ("ours", "openspiel"):
+            summary[side].pop("ms_per_move")  # the only timing
+    assert one == two
+
+
 @pytest.mark.parametrize("name", ["le_dix", "dix_de_suite", "dix"])
 def test_bench_search_costs_time_clone_and_sample_hidden_at_real_decisions(name):
     _, game = bench.load_game(name)
