@@ -49,7 +49,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   a simulation cut short is scored with the game's estimate of the horizon's points;
 * ``estimate`` (dix_de_suite) — that estimate: ``lis`` (default: the longest increasing
   subsequence of each rack, ``_dix_de_suite_estimate``) or ``cost`` (the heuristic's rack
-  costs, ``_SearchAgent._cost_estimate``);
+  costs, ``_dix_de_suite_cost_estimate``);
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
   of best one-ply value on one world (useful where that value means something: with an estimate;
   ``ismcts`` needs ``root=paired`` or ``halving`` for it);
@@ -164,6 +164,36 @@ def _dix_de_suite_estimate(state: Any) -> list[float]:
     for s, v in enumerate(lis):
         base = DDS_POINTS_PER_CARD * v
         out.append(base + (DDS_WIN_POINTS - base) / len(leaders) if s in leaders else float(base))
+    return out
+
+
+def _dix_de_suite_cost_estimate(agent: Any, state: Any) -> list[float]:
+    """dix_de_suite ``estimate=cost``: expected round points from the heuristic's rack costs.
+
+    Why: the LIS estimate ignores where a rack's cards sit (a 55 in slot 1 of a 60-card deck
+    counts as well kept), and rollouts to the end of the round carry little of one move's
+    effect. The heuristic's rack cost (``DixDeSuiteHeuristic.rack_cost``: roughly the draws a
+    rack still needs, from the seat's own observation) is what its one-ply play minimises.
+    Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
+    75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
+    """
+    heuristic = getattr(agent, "_cost_heuristic", None)
+    if heuristic is None:
+        from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
+
+        heuristic = agent._cost_heuristic = DixDeSuiteHeuristic(agent.env)
+    observer = agent._observer
+    costs = []
+    for seat in range(state.num_seats):
+        observer.set_from(state, seat)
+        costs.append(heuristic.rack_cost(observer.tensor))
+    low = min(costs)
+    weights = [math.exp((low - c) / COST_TAU) for c in costs]
+    total = sum(weights)
+    out = []
+    for weight, rack in zip(weights, state.racks):
+        p = weight / total
+        out.append(p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack))
     return out
 
 
@@ -297,7 +327,7 @@ RULES: dict[str, SearchRules] = {
     "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
     "dix_de_suite": SearchRules(
         "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
-        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": lambda agent, state: agent._cost_estimate(state)},
+        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate},
         _dix_de_suite_greedy,
     ),
     # dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
@@ -367,7 +397,6 @@ class _SearchAgent:
         self._estimate = estimates.get(self.estimate) if self.estimate else None
         self._turn = self.horizon == "turn"
         self.width = _count("width", width, 0)
-        self._cost_heuristic = None
         self.c = _positive("c", rules.default_c if c is None else c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
         self.opponents = _choice("opponents", rules.default_opponents if opponents is None else opponents, OPPONENTS)
@@ -562,34 +591,6 @@ class _SearchAgent:
         if finished or self._estimate is None or state.current_player() < 0:
             return scores
         return [s + e for s, e in zip(scores, self._estimate(self, state))]
-
-    def _cost_estimate(self, state: Any) -> list[float]:
-        """dix_de_suite ``estimate=cost``: expected round points from the heuristic's rack costs.
-
-        Why: the LIS estimate ignores where a rack's cards sit (a 55 in slot 1 of a 60-card deck
-        counts as well kept), and rollouts to the end of the round carry little of one move's
-        effect. The heuristic's rack cost (``DixDeSuiteHeuristic.rack_cost``: roughly the draws a
-        rack still needs, from the seat's own observation) is what its one-ply play minimises.
-        Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
-        75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
-        """
-        if self._cost_heuristic is None:
-            from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
-
-            self._cost_heuristic = DixDeSuiteHeuristic(self.env)
-        observer, heuristic = self._observer, self._cost_heuristic
-        costs = []
-        for seat in range(state.num_seats):
-            observer.set_from(state, seat)
-            costs.append(heuristic.rack_cost(observer.tensor))
-        low = min(costs)
-        weights = [math.exp((low - c) / COST_TAU) for c in costs]
-        total = sum(weights)
-        out = []
-        for weight, rack in zip(weights, state.racks):
-            p = weight / total
-            out.append(p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack))
-        return out
 
 
 class ISMCTSAgent(_SearchAgent):

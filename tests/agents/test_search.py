@@ -515,7 +515,7 @@ def test_the_cost_estimate_favours_the_rack_the_heuristic_rates_better():
     # Seat 0 needs one card (slot 10); seat 1's rack is far from sorted.
     env = make_dix_de_suite({0: [1, 3, 5, 7, 9, 11, 13, 15, 17, 12], 1: [39, 2, 38, 4, 37, 6, 36, 8, 35, 10]}, discard=20, dealer=1)
     agent = make_agent("dix_de_suite", "ismcts:estimate=cost", env)
-    est = agent._cost_estimate(env.unwrapped.state)
+    est = S._dix_de_suite_cost_estimate(agent, env.unwrapped.state)
     assert est[0] > est[1]
     assert 0 <= est[1] < est[0] <= 75
     with_lis = make_agent("dix_de_suite", "ismcts", env)
