@@ -317,9 +317,9 @@ def _dix_greedy(state: Any, legal: list[int]) -> int:
 GREEDY_DRAW_BELOW = 6
 #: The dix greedy rollout bids for a wild while the lowest legal bid is at most this.
 GREEDY_TOP_BID = 3
-#: dix_de_suite ``estimate=cost``: rack-cost scale of the round-win softmax. Costs differ by
-#: 16 between the quartiles of heuristic self-play positions; screens at 2 lost far more (module
-#: docs, docs/search.md).
+#: dix_de_suite ``estimate=cost``: rack-cost scale of the round-win softmax. Two seats' costs
+#: differed by about 16 between the quartiles in a screened game, so 2 nearly saturates it; a
+#: screen at 2 (with fewer worlds) lost far more than one at 8 (docs/search.md).
 COST_TAU = 8.0
 
 
