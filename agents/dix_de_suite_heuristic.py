@@ -142,21 +142,53 @@ class DixDeSuiteHeuristic:
     # --- decisions ------------------------------------------------------------------------------
     def _choose_source(self, mask: np.ndarray) -> int:
         """Take the discard top only when it helps more than a blind draw is expected to."""
+        self._gains = None  # the source gains, once computed (turn_cost reuses them)
         if not mask[A.TAKE_DISCARD]:
             return A.DRAW
         if not mask[A.DRAW]:
             return A.TAKE_DISCARD
-        top = self._discard_top
-        if top <= 0:
+        if self._discard_top <= 0:
             return A.DRAW
-        if self._draw_top > 0:  # public order: the next draw is known
-            cands = np.array([top, self._draw_top])
-        else:
-            cands = np.concatenate(([top], self._unseen_cards))
-        gains = self._cost0 - self._placement_costs(cands).min(axis=0)
-        take_gain = gains[0]
-        draw_gain = float(np.maximum(gains[1:], 0.0).mean()) if len(gains) > 1 else 0.0
+        take_gain, draw_gain = self._gains = self._source_gains()
         return A.TAKE_DISCARD if take_gain > draw_gain + self._take_margin else A.DRAW
+
+    def _source_gains(self) -> tuple[float, float]:
+        """(gain of the discard top's best placement, 0 without one; expected gain of a blind draw:
+        the mean over the cards that may be on the draw pile of their best placement's gain, a card
+        that helps nowhere being discarded, or with a public order the known top card's)."""
+        top = self._discard_top
+        if self._draw_top > 0:  # public order: the next draw is known
+            draws = np.array([self._draw_top])
+        else:
+            draws = self._unseen_cards
+        cands = np.concatenate(([top], draws)) if top > 0 else draws
+        if not len(cands):
+            return 0.0, 0.0
+        gains = self._cost0 - self._placement_costs(cands).min(axis=0)
+        take_gain = float(gains[0]) if top > 0 else 0.0
+        draw = gains[1:] if top > 0 else gains
+        return take_gain, float(np.maximum(draw, 0.0).mean()) if len(draw) else 0.0
+
+    def turn_cost(self, observation: dict[str, np.ndarray]) -> float:
+        """The rack cost the observing seat, which is to act, expects after playing the rest of its
+        turn as this heuristic does: at the source, after taking the discard or (mean over the
+        cards it may draw) after a blind draw, whichever it would choose; with a card in hand,
+        after placing or discarding it. A search estimate (``agents/search.py``, ``estimate=reply``):
+        what the next seat makes of the card another seat leaves on the discard pile."""
+        mask = observation["action_mask"]
+        self._decode(observation["observation"])
+        if mask[A.DRAW] or mask[A.TAKE_DISCARD]:
+            take = self._choose_source(mask) == A.TAKE_DISCARD
+            take_gain, draw_gain = self._gains or self._source_gains()
+            return self._cost0 - (take_gain if take else draw_gain)
+        action = self._choose_slot(mask)
+        if action == A.DISCARD or self._held <= 0:
+            return float(self._cost0)
+        k = action - A.SWAP_BASE
+        cost = self._placement_costs(np.array([self._held]))[k, 0]
+        if cost >= BIG:  # a taken card that fits nowhere in a sorted rack (_choose_slot)
+            cost = self._placement_costs(np.array([self._held]), guard=False)[k, 0]
+        return float(cost)
 
     def _choose_slot(self, mask: np.ndarray) -> int:
         """The swap that lowers the rack cost most; discard a drawn card that does not help enough."""

@@ -40,7 +40,8 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   deal's effect in the noise of later deals, so these games search to the end of the deal or round
   by default; dix (one pile, about a hundred moves) searches to the end of the game;
   dix_de_suite also has ``turn``: a simulation stops at the searching seat's next decision after
-  another seat has moved (the end of the other seats' turns), and is scored by the estimate;
+  another seat has moved (the end of the other seats' turns), and is scored by the estimate; and
+  ``move``: it stops as soon as another seat is to act (the end of the searching seat's turn);
 * ``value`` — what a simulation is worth to each seat: ``win`` (``dixenv.core.rewards.win_rewards``
   on the ranking at the end of the game, in [-1, 1]; needs ``horizon=game``), ``points`` (points
   gained over the horizon, divided by the most a seat can gain over it) or ``margin`` (the same
@@ -48,8 +49,11 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
   a simulation cut short is scored with the game's estimate of the horizon's points;
 * ``estimate`` (dix_de_suite) — that estimate: ``lis`` (default: the longest increasing
-  subsequence of each rack, ``_dix_de_suite_estimate``) or ``cost`` (the heuristic's rack
-  costs, ``_dix_de_suite_cost_estimate``);
+  subsequence of each rack, ``_dix_de_suite_estimate``), ``cost`` (the heuristic's rack
+  costs, ``_dix_de_suite_cost_estimate``) or ``reply`` (the same, the seat to act credited with
+  the rest of its turn as the heuristic expects it, ``_dix_de_suite_reply_estimate``);
+* ``decisions`` (dix_de_suite) — ``all`` (default) or ``place``: search only the placements (swap
+  or discard), and play the source decision (draw or take) by the rollout policy;
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
   of best one-ply value on one world (useful where that value means something: with an estimate;
   ``ismcts`` needs ``root=paired`` or ``halving`` for it);
@@ -127,6 +131,10 @@ class SearchRules:
     span: Callable[[Any, str], float]
     estimates: dict[str, Callable[[Any, Any], list[float]]] | None = None
     greedy: Callable[[Any, list[int]], int] | None = None
+    #: ``decisions`` option: named tests of a state to act in, the first the default; a decision
+    #: that fails the test is the rollout policy's, unsearched (a test of None, or no option:
+    #: every decision is searched).
+    decisions: dict[str, Callable[[Any], bool] | None] | None = None
     #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
     default_c: float = 0.7
     default_opponents: str = "tree"
@@ -177,16 +185,47 @@ def _dix_de_suite_cost_estimate(agent: Any, state: Any) -> list[float]:
     Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
     75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
     """
+    return _dix_de_suite_points_from_costs(state, _dix_de_suite_costs(agent, state, reply=False))
+
+
+def _dix_de_suite_reply_estimate(agent: Any, state: Any) -> list[float]:
+    """dix_de_suite ``estimate=reply``: as ``cost``, but the seat to act is first credited with the
+    rest of its turn as the heuristic expects it (``DixDeSuiteHeuristic.turn_cost``: exact over
+    the cards it may draw, not sampled).
+
+    Why: with ``horizon=move`` a simulation stops as soon as the searching seat has placed its
+    card, so the next seat's view of the card left on the discard pile is all that differs between
+    two placements besides the searcher's own rack cost: this scores what that card gives it (a
+    screen: docs/search.md). The expectation is exact, so no sampled draw adds noise; only the
+    world (the other racks) is sampled.
+    """
+    return _dix_de_suite_points_from_costs(state, _dix_de_suite_costs(agent, state, reply=True))
+
+
+def _dix_de_suite_costs(agent: Any, state: Any, reply: bool) -> list[float]:
+    """Each seat's rack cost from its own observation (``reply``: the seat to act's after its turn)."""
     heuristic = getattr(agent, "_cost_heuristic", None)
     if heuristic is None:
         from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
 
         heuristic = agent._cost_heuristic = DixDeSuiteHeuristic(agent.env)
     observer = agent._observer
+    acting = state.current_player() if reply else -1
     costs = []
     for seat in range(state.num_seats):
         observer.set_from(state, seat)
-        costs.append(heuristic.rack_cost(observer.tensor))
+        if seat == acting:
+            mask = np.zeros(agent._num_actions, dtype=np.int8)
+            mask[state.legal_actions()] = 1
+            costs.append(heuristic.turn_cost({"observation": observer.tensor, "action_mask": mask}))
+        else:
+            costs.append(heuristic.rack_cost(observer.tensor))
+    return costs
+
+
+def _dix_de_suite_points_from_costs(state: Any, costs: list[float]) -> list[float]:
+    """Expected round points: seat s wins with probability softmax(-cost / ``COST_TAU``) and
+    scores 75, else 5 per card of its ascending prefix."""
     low = min(costs)
     weights = [math.exp((low - c) / COST_TAU) for c in costs]
     total = sum(weights)
@@ -327,8 +366,12 @@ RULES: dict[str, SearchRules] = {
     "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
     "dix_de_suite": SearchRules(
         "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
-        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate},
+        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate,
+         "reply": _dix_de_suite_reply_estimate},
         _dix_de_suite_greedy,
+        # A turn is a source decision (draw or take) then a placement: ``decisions=place``
+        # searches the placements only and leaves the source to the rollout policy.
+        decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
     ),
     # dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
     # growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
@@ -369,6 +412,7 @@ class _SearchAgent:
         opponents: str | None = None,
         estimate: str | None = None,
         width: int = 0,
+        decisions: str | None = None,
         **unknown: Any,
     ):
         if unknown:
@@ -395,7 +439,13 @@ class _SearchAgent:
             raise ValueError(f"search option estimate={estimate!r}: {self.game_name} has no estimates (a simulation cut short counts what is scored)")
         self.estimate = _choice("estimate", estimate, tuple(estimates)) if estimate is not None else next(iter(estimates), None)
         self._estimate = estimates.get(self.estimate) if self.estimate else None
-        self._turn = self.horizon == "turn"
+        self._turn = self.horizon in ("turn", "move")
+        self._move = self.horizon == "move"
+        kinds = rules.decisions or {}
+        if decisions is not None and not kinds:
+            raise ValueError(f"search option decisions={decisions!r}: {self.game_name} searches every decision (no decisions option)")
+        self.decisions = _choice("decisions", decisions, tuple(kinds)) if decisions is not None else next(iter(kinds), None)
+        self._decides = kinds.get(self.decisions) if self.decisions else None
         self.width = _count("width", width, 0)
         self.c = _positive("c", rules.default_c if c is None else c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
@@ -441,6 +491,12 @@ class _SearchAgent:
 
         start = time.perf_counter()
         self._seat = seat
+        if self._decides is not None:
+            first = sample()  # the decision's kind (public) and, if unsearched, the policy's move
+            if not self._decides(first):  # ``decisions``: the rollout policy's move, unsearched
+                action = self._rollout_action(first, legal)
+                self.last_search = {"iterations": 0, "searched": False, "seconds": time.perf_counter() - start}
+                return action
         worlds = self._worlds(sample)
         action, stats = self._search(seat, self._root_moves(legal, worlds), worlds, start)
         stats["seconds"] = time.perf_counter() - start
@@ -505,7 +561,7 @@ class _SearchAgent:
             return False
         if state.current_player() != self._seat:
             self._left = True
-            return False
+            return self._move
         return self._left
 
     def _play_out(self, state: Any) -> bool:
@@ -815,7 +871,7 @@ def _settable_rng(state: Any) -> bool:
 
 
 def _horizons(rules: SearchRules) -> tuple[str, ...]:
-    turn = ("turn",) if rules.estimates else ()  # a turn is scored by an estimate
+    turn = ("turn", "move") if rules.estimates else ()  # scored by an estimate
     return (*turn, "game") if rules.short is None else (rules.short, *turn, "game")
 
 

@@ -484,21 +484,28 @@ def test_ismcts_beats_random_in_short_le_dix_games():
 TURN_SPEC = "ismcts:iterations=12,horizon=turn,estimate=cost,rollout=heuristic,opponents=policy,expand=policy,c=0,root=paired,width=3"
 
 
+def _simulation_after_a_draw(env, agent, seed: int):
+    """Reset with ``seed``; a simulation of ``agent`` from the first seat's turn, that seat having drawn
+    (a turn counts once the card is placed). Returns the env's state, the simulated world, the seat."""
+    env.reset(seed=seed)
+    state = env.unwrapped.state
+    seat = state.current_player()
+    world = state.clone()
+    agent._seat = seat
+    agent._begin(world)
+    agent._start()
+    world.apply_action(world.legal_actions()[0])  # draw
+    return state, world, seat
+
+
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_a_turn_horizon_stops_at_the_seats_next_decision_after_the_others_moved(num_players):
     env = _env("dix_de_suite", num_players=num_players)
     agent = make_agent("dix_de_suite", "ismcts:horizon=turn,rollout=heuristic", env, seed=0)
     went_on = 0
     for seed in range(4):
-        env.reset(seed=seed)
-        state = env.unwrapped.state
-        seat = state.current_player()
-        world = state.clone()
-        agent._seat = seat
-        agent._begin(world)
-        agent._start()
+        state, world, seat = _simulation_after_a_draw(env, agent, seed)
         turns_before = list(world.seat_turns)
-        world.apply_action(world.legal_actions()[0])  # draw
         finished = agent._play_out(world)
         if world.round == state.round:  # the round went on: the simulation waits at the seat's next turn
             assert not finished
@@ -536,25 +543,113 @@ def test_a_narrow_root_searches_the_policy_move_and_the_best_others_only(spec):
     assert heuristic.act(obs) in agent.last_search["visits"]
 
 
-def test_turn_search_reads_only_what_its_seat_knows():
+REPLY_SPEC = "ismcts:iterations=12,horizon=move,estimate=reply,rollout=heuristic,decisions=place,width=3,root=paired"
+
+
+@pytest.mark.parametrize("spec", [TURN_SPEC, REPLY_SPEC])
+def test_turn_search_reads_only_what_its_seat_knows(spec):
     env = _env("dix_de_suite")
-    for skip in (0, 3, 8):
+    for skip in (0, 1, 3, 8, 9):
         obs = _decision(env, seed=10 + skip, skip=skip)
         if obs["action_mask"].sum() < 2:
             continue
         twin = _hidden_twin(env, rng_seed=skip)
-        a = make_agent("dix_de_suite", TURN_SPEC, env, seed=5).act(obs)
-        b = make_agent("dix_de_suite", TURN_SPEC, twin, seed=5).act(twin.observe(twin.agent_selection))
+        a = make_agent("dix_de_suite", spec, env, seed=5).act(obs)
+        b = make_agent("dix_de_suite", spec, twin, seed=5).act(twin.observe(twin.agent_selection))
         assert a == b
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_a_move_horizon_stops_as_soon_as_another_seat_is_to_act(num_players):
+    env = _env("dix_de_suite", num_players=num_players)
+    agent = make_agent("dix_de_suite", "ismcts:horizon=move,rollout=heuristic", env, seed=0)
+    for seed in range(4):
+        state, world, seat = _simulation_after_a_draw(env, agent, seed)  # the seat has a card to place
+        turns_before = list(world.seat_turns)
+        finished = agent._play_out(world)
+        assert world.round == state.round and not finished
+        assert world.current_player() == (seat + 1) % num_players and world.phase == PHASE_SOURCE
+        assert world.seat_turns[seat] == turns_before[seat] + 1  # the placement was played, nothing after
+        assert [t for s, t in enumerate(world.seat_turns) if s != seat] == [t for s, t in enumerate(turns_before) if s != seat]
+
+
+def test_turn_cost_credits_the_seat_to_act_with_the_rest_of_its_turn():
+    # Seat 0 to act; the discard top 11 sorts its rack in slot 6, and the heuristic takes it.
+    rack = [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]
+    env = make_dix_de_suite({0: rack, 1: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]}, discard=11, draw=list(range(21, 30)), dealer=1)
+    heuristic = make_agent("dix_de_suite", "heuristic", env)
+    source = env.observe("player_0")
+    assert env.action_to_string(heuristic.act(source)) == "take discard"
+    before = heuristic.rack_cost(source["observation"])
+    credited = heuristic.turn_cost(source)
+    assert credited < before
+    env.step(env.string_to_action("take discard"))
+    place = env.observe("player_0")
+    assert env.action_to_string(heuristic.act(place)) == "swap 6"
+    # Placing the card where the heuristic puts it is the best of the turn's placements.
+    assert heuristic.turn_cost(place) == pytest.approx(heuristic._placement_costs(np.array([11]))[:, 0].min())
+
+
+def test_turn_cost_of_a_drawn_card_the_heuristic_discards_is_the_rack_as_it_is():
+    env = _env("dix_de_suite")
+    # A swap must gain more than 100 (no swap does): every drawn card is discarded.
+    heuristic = make_agent("dix_de_suite", "heuristic:swap_margin=100", env)
+    seen = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in range(60):  # heuristic play: later in a round, drawn cards are often discarded
+            if any(env.terminations.values()) or any(env.truncations.values()):
+                break
+            obs = env.observe(env.agent_selection)
+            action = heuristic.act(obs)
+            if action == S.dds_actions.DISCARD and obs["action_mask"][S.dds_actions.DISCARD]:
+                assert heuristic.turn_cost(obs) == pytest.approx(heuristic.rack_cost(obs["observation"]))
+                seen += 1
+            env.step(action)
+    assert seen >= 3
+
+
+def test_the_reply_estimate_credits_the_next_seat_with_the_card_left_to_it():
+    # Seat 1 to act: the discard top 11 sorts its rack, so its turn is worth more than its rack.
+    rack = [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]
+    env = make_dix_de_suite({0: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20][::-1], 1: rack}, discard=11, draw=list(range(21, 30)), dealer=0)
+    state = env.unwrapped.state
+    assert state.current_player() == 1
+    agent = make_agent("dix_de_suite", "ismcts:estimate=reply", env)
+    cost = S._dix_de_suite_cost_estimate(agent, state)
+    reply = S._dix_de_suite_reply_estimate(agent, state)
+    assert reply[1] > cost[1] and reply[0] < cost[0]
+
+
+def test_a_search_of_placements_only_plays_the_source_by_the_rollout_policy():
+    env = _env("dix_de_suite")
+    agent = make_agent("dix_de_suite", REPLY_SPEC, env, seed=0)
+    heuristic = make_agent("dix_de_suite", "heuristic", env)
+    searched = policy = 0
+    for seed in range(12):
+        obs = _decision(env, seed=seed, skip=seed % 4)
+        if obs["action_mask"].sum() < 2:
+            continue
+        action = agent.act(obs)
+        if env.unwrapped.state.phase == PHASE_SOURCE:
+            assert agent.last_search["searched"] is False and action == heuristic.act(obs)
+            policy += 1
+        else:
+            assert agent.last_search["iterations"] >= 3 and len(agent.last_search["visits"]) <= 3
+            searched += 1
+    assert searched and policy
 
 
 @pytest.mark.parametrize(
     "game, params, message",
     [
-        ("dix_de_suite", dict(estimate="exact"), "estimate='exact'; allowed: lis, cost"),
+        ("dix_de_suite", dict(estimate="exact"), "estimate='exact'; allowed: lis, cost, reply"),
         ("le_dix", dict(estimate="cost"), "estimate='cost': le_dix has no estimates"),
         ("le_dix", dict(horizon="turn"), "horizon='turn'; allowed: deal, game"),
+        ("le_dix", dict(horizon="move"), "horizon='move'; allowed: deal, game"),
         ("dix", dict(horizon="turn"), "horizon='turn'; allowed: game"),
+        ("dix_de_suite", dict(decisions="source"), "decisions='source'; allowed: all, place"),
+        ("le_dix", dict(decisions="place"), "decisions='place': le_dix searches every decision"),
         ("dix_de_suite", dict(width=-1), "width=-1; allowed: an integer >= 0"),
         ("dix_de_suite", dict(width=3), "width=3 needs root='paired' or root='halving'"),  # dix_de_suite's root is ucb
     ],
