@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from dixenv.experiments.tournament import derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
+from dixenv.experiments.tournament import Z95, derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
 
 #: The default table of each game (the project's default configurations).
 DEFAULT_PLAYERS = {"le_dix": 4, "dix_de_suite": 2, "dix": 2}
@@ -215,6 +215,7 @@ def openspiel_match(
         "seed": seed,
         "points_difference_per_deal": mean,
         "points_difference_ci95_half_width": half,
+        "pair_differences": diffs,
     }
     for s in sides:
         lo, hi = wilson_interval(made[s], n)
@@ -303,7 +304,49 @@ def openspiel_table(summaries: Sequence[dict[str, Any]]) -> str:
         d, h = s["points_difference_per_deal"], s["points_difference_ci95_half_width"]
         rows.append(f"| {s['options']['deals'][0]} | {s['simulations']} | `{s['ours_agent']}` | {s['pairs']} | {o['made_bid_rate']:.3f} | "
                     f"{t['made_bid_rate']:.3f} | {d:+.2f} [{d - h:+.2f}, {d + h:+.2f}] | {o['ms_per_move']:.0f} / {t['ms_per_move']:.0f} |")
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for s in summaries:
+        groups.setdefault(_match_setting(s), []).append(s)
+    for (cards, simulations, ours, _), runs in groups.items():
+        if len(runs) < 2:
+            continue
+        p = pool_openspiel(runs)
+        d, h = p["points_difference_per_deal"], p["points_difference_ci95_half_width"]
+        rows.append(f"| {cards} | {simulations} | `{ours}`, {len(runs)} runs pooled | {p['pairs']} | {p['ours']['made_bid_rate']:.3f} | "
+                    f"{p['openspiel']['made_bid_rate']:.3f} | {d:+.2f} [{d - h:+.2f}, {d + h:+.2f}] | |")
     return "\n".join(rows)
+
+
+def _match_setting(summary: dict[str, Any]) -> tuple:
+    """What must agree for two duplicate matches to be pooled: cards, simulations, our agent, ISMCTSBot's c."""
+    return (summary["options"]["deals"][0], summary["simulations"], summary["ours_agent"], summary["uct_c"])
+
+
+def pool_openspiel(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Several duplicate matches of one setting (different seeds) as one: the mean paired
+    difference over all their pairs with its 95% interval, and the pooled made-bid rates.
+
+    The interval is that of the combined sample, recovered exactly from each run's pairs, mean
+    and half-width (``mean_ci``: half = 1.96 sd / sqrt(n)): the pooled sum of squares is each
+    run's (n - 1) sd² plus n (its mean - the pooled mean)².
+    """
+    settings = {_match_setting(s) for s in summaries}
+    if len(settings) != 1:
+        raise ValueError(f"cannot pool matches of different settings (cards, simulations, ours, uct_c): {sorted(settings, key=str)}")
+    ns = [s["pairs"] for s in summaries]
+    means = [s["points_difference_per_deal"] for s in summaries]
+    sds = [s["points_difference_ci95_half_width"] * math.sqrt(n) / Z95 for s, n in zip(summaries, ns)]
+    n = sum(ns)
+    mean = sum(k * m for k, m in zip(ns, means)) / n
+    squares = sum((k - 1) * sd**2 + k * (m - mean) ** 2 for k, m, sd in zip(ns, means, sds))
+    out: dict[str, Any] = {"pairs": n, "seeds": [s["seed"] for s in summaries], "points_difference_per_deal": mean,
+                           "points_difference_ci95_half_width": Z95 * math.sqrt(squares / (n - 1)) / math.sqrt(n)}
+    for side in ("openspiel", "ours"):
+        seat_deals = sum(s[side]["seat_deals"] for s in summaries)
+        made = sum(s[side]["made_bid_rate"] * s[side]["seat_deals"] for s in summaries)
+        lo, hi = wilson_interval(round(made), seat_deals)
+        out[side] = {"seat_deals": seat_deals, "made_bid_rate": made / seat_deals, "made_ci95": [lo, hi]}
+    return out
 
 
 # --- the command line -------------------------------------------------------------------------------

@@ -657,3 +657,21 @@ def test_a_search_of_placements_only_plays_the_source_by_the_rollout_policy():
 def test_bad_turn_estimate_and_width_options_are_refused_by_name(game, params, message):
     with pytest.raises(ValueError, match=message):
         make_agent(game, "ismcts", _env(game), **params)
+
+
+def test_a_move_horizon_search_is_one_ply_so_ismcts_and_pimc_agree():
+    # horizon=move stops every simulation after the root move: the paired ismcts root and pimc
+    # play the same worlds and reach the same means.
+    options = "iterations=24,horizon=move,estimate=reply,rollout=heuristic,decisions=place,width=3"
+    env = _env("dix_de_suite")
+    searched = 0
+    for seed in range(12):
+        obs = _decision(env, seed=seed, skip=1 + 2 * (seed % 6))
+        if obs["action_mask"].sum() < 2:
+            continue
+        tree = make_agent("dix_de_suite", f"ismcts:{options},root=paired", env, seed=3)
+        flat = make_agent("dix_de_suite", f"pimc:{options}", env, seed=3)
+        assert tree.act(obs) == flat.act(obs)
+        assert tree.last_search.get("means") == flat.last_search.get("means")
+        searched += "means" in tree.last_search
+    assert searched >= 3

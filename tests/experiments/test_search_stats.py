@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from dixenv.experiments import bench, search_stats
@@ -39,6 +40,38 @@ def test_the_openspiel_match_plays_every_deal_twice_and_sums_up_both_sides():
     diff = summary["ours"]["points_per_deal"] - summary["openspiel"]["points_per_deal"]
     assert summary["points_difference_per_deal"] == pytest.approx(diff)
     assert "| 2 | 4 | `ismcts:iterations=4` |" in search_stats.openspiel_table([summary])
+
+
+def _fake_match(diffs, seed, made_ours, made_theirs):
+    """A duplicate-match summary of the saved shape (4 seat-deals per side and pair)."""
+    from dixenv.experiments.tournament import mean_ci
+
+    mean, half = mean_ci(diffs)
+    n = 4 * len(diffs)
+    return {"kind": "openspiel", "options": {"num_players": 4, "deals": [10], "hook": True}, "simulations": 100, "uct_c": 7.0,
+            "ours_agent": "ismcts:iterations=100", "pairs": len(diffs), "seed": seed,
+            "points_difference_per_deal": mean, "points_difference_ci95_half_width": half,
+            "ours": {"seat_deals": n, "made_bid_rate": made_ours / n, "ms_per_move": 40.0},
+            "openspiel": {"seat_deals": n, "made_bid_rate": made_theirs / n, "ms_per_move": 200.0}}
+
+
+def test_pooled_matches_give_the_interval_of_all_their_pairs_together():
+    from dixenv.experiments.tournament import mean_ci
+
+    diffs = np.random.default_rng(0).normal(0.3, 3.5, size=270).round(2)
+    first, second = _fake_match(diffs[:150].tolist(), 1, 320, 330), _fake_match(diffs[150:].tolist(), 2, 260, 270)
+    pooled = search_stats.pool_openspiel([first, second])
+    mean, half = mean_ci(diffs.tolist())
+    assert pooled["pairs"] == 270 and pooled["seeds"] == [1, 2]
+    assert pooled["points_difference_per_deal"] == pytest.approx(mean)
+    assert pooled["points_difference_ci95_half_width"] == pytest.approx(half)
+    assert pooled["ours"]["made_bid_rate"] == pytest.approx(580 / 1080)
+    table = search_stats.openspiel_table([first, second])
+    assert f"`ismcts:iterations=100`, 2 runs pooled | 270 | 0.537 | 0.556 | {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]" in table
+    other = dict(second, simulations=50)
+    with pytest.raises(ValueError, match="cannot pool matches of different settings"):
+        search_stats.pool_openspiel([first, other])
+    assert "pooled" not in search_stats.openspiel_table([first, other])
 
 
 def test_the_openspiel_match_gives_the_same_figures_with_two_workers():
