@@ -308,8 +308,8 @@ def openspiel_table(summaries: Sequence[dict[str, Any]]) -> str:
     for s in summaries:
         groups.setdefault(_match_setting(s), []).append(s)
     for (cards, simulations, ours, _), runs in groups.items():
-        if len(runs) < 2:
-            continue
+        if len(runs) < 2 or len({r["seed"] for r in runs}) < len(runs):
+            continue  # one run, or the same deals twice (a repeated seed): nothing to pool
         p = pool_openspiel(runs)
         d, h = p["points_difference_per_deal"], p["points_difference_ci95_half_width"]
         rows.append(f"| {cards} | {simulations} | `{ours}`, {len(runs)} runs pooled | {p['pairs']} | {p['ours']['made_bid_rate']:.3f} | "
@@ -333,13 +333,16 @@ def pool_openspiel(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     settings = {_match_setting(s) for s in summaries}
     if len(settings) != 1:
         raise ValueError(f"cannot pool matches of different settings (cards, simulations, ours, uct_c): {sorted(settings, key=str)}")
+    seeds = [s["seed"] for s in summaries]
+    if len(set(seeds)) < len(seeds):
+        raise ValueError(f"cannot pool matches that share a seed (they played the same deals): seeds {seeds}")
     ns = [s["pairs"] for s in summaries]
     means = [s["points_difference_per_deal"] for s in summaries]
     sds = [s["points_difference_ci95_half_width"] * math.sqrt(n) / Z95 for s, n in zip(summaries, ns)]
     n = sum(ns)
     mean = sum(k * m for k, m in zip(ns, means)) / n
     squares = sum((k - 1) * sd**2 + k * (m - mean) ** 2 for k, m, sd in zip(ns, means, sds))
-    out: dict[str, Any] = {"pairs": n, "seeds": [s["seed"] for s in summaries], "points_difference_per_deal": mean,
+    out: dict[str, Any] = {"pairs": n, "seeds": seeds, "points_difference_per_deal": mean,
                            "points_difference_ci95_half_width": Z95 * math.sqrt(squares / (n - 1)) / math.sqrt(n)}
     for side in ("openspiel", "ours"):
         seat_deals = sum(s[side]["seat_deals"] for s in summaries)

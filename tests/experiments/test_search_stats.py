@@ -72,6 +72,9 @@ def test_pooled_matches_give_the_interval_of_all_their_pairs_together():
     with pytest.raises(ValueError, match="cannot pool matches of different settings"):
         search_stats.pool_openspiel([first, other])
     assert "pooled" not in search_stats.openspiel_table([first, other])
+    with pytest.raises(ValueError, match="share a seed"):
+        search_stats.pool_openspiel([first, dict(second, seed=1)])
+    assert "pooled" not in search_stats.openspiel_table([first, dict(second, seed=1)])
 
 
 def test_the_openspiel_match_gives_the_same_figures_with_two_workers():
