@@ -184,11 +184,7 @@ class DixDeSuiteHeuristic:
         action = self._choose_slot(mask)
         if action == A.DISCARD or self._held <= 0:
             return float(self._cost0)
-        k = action - A.SWAP_BASE
-        cost = self._placement_costs(np.array([self._held]))[k, 0]
-        if cost >= BIG:  # a taken card that fits nowhere in a sorted rack (_choose_slot)
-            cost = self._placement_costs(np.array([self._held]), guard=False)[k, 0]
-        return float(cost)
+        return float(self._slot_costs[action - A.SWAP_BASE])
 
     def _choose_slot(self, mask: np.ndarray) -> int:
         """The swap that lowers the rack cost most; discard a drawn card that does not help enough."""
@@ -206,6 +202,7 @@ class DixDeSuiteHeuristic:
             # A taken card that fits nowhere in a sorted rack: least harm (no guard) instead.
             costs = np.where(swaps, self._placement_costs(np.array([held]), guard=False)[:, 0], np.inf)
             k = int(np.argmin(costs))
+        self._slot_costs = costs  # the rack cost after each swap it weighed (turn_cost reads the chosen one)
         return A.SWAP_BASE + k
 
     # --- observation ----------------------------------------------------------------------------

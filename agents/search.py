@@ -213,12 +213,10 @@ def _dix_de_suite_costs(agent: Any, state: Any, reply: bool) -> list[float]:
     acting = state.current_player() if reply else -1
     costs = []
     for seat in range(state.num_seats):
-        observer.set_from(state, seat)
         if seat == acting:
-            mask = np.zeros(agent._num_actions, dtype=np.int8)
-            mask[state.legal_actions()] = 1
-            costs.append(heuristic.turn_cost({"observation": observer.tensor, "action_mask": mask}))
+            costs.append(agent._ask(state, state.legal_actions(), heuristic.turn_cost))
         else:
+            observer.set_from(state, seat)
             costs.append(heuristic.rack_cost(observer.tensor))
     return costs
 
@@ -439,7 +437,7 @@ class _SearchAgent:
             raise ValueError(f"search option estimate={estimate!r}: {self.game_name} has no estimates (a simulation cut short counts what is scored)")
         self.estimate = _choice("estimate", estimate, tuple(estimates)) if estimate is not None else next(iter(estimates), None)
         self._estimate = estimates.get(self.estimate) if self.estimate else None
-        self._turn = self.horizon in ("turn", "move")
+        self._turn = self.horizon in ("turn", "move")  # a turn boundary, scored by the estimate
         self._move = self.horizon == "move"
         kinds = rules.decisions or {}
         if decisions is not None and not kinds:
@@ -606,12 +604,16 @@ class _SearchAgent:
 
     def _policy_action(self, state: Any, legal: list[int]) -> int:
         """The rollout heuristic's move, from the acting seat's own observation of ``state``."""
-        seat = state.current_player()
-        self._observer.set_from(state, seat)
+        return int(self._ask(state, legal, self._policy.act))
+
+    def _ask(self, state: Any, legal: list[int], question: Callable[[dict[str, np.ndarray]], Any]) -> Any:
+        """``question`` (an agent's ``act``, a heuristic's ``turn_cost``) put to the acting seat's own
+        observation of ``state`` with ``legal`` as its mask (the agent's observer and mask, reused)."""
+        self._observer.set_from(state, state.current_player())
         mask = self._mask
         mask[legal] = 1
         try:
-            return int(self._policy.act({"observation": self._observer.tensor, "action_mask": mask}))
+            return question({"observation": self._observer.tensor, "action_mask": mask})
         finally:
             mask[legal] = 0
 
