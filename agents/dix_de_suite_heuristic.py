@@ -47,6 +47,17 @@ How it plays:
   the cards that would make a run are held by opponents; the agent reads ``max_turns`` from the
   public game config to turn the ``round_turns`` fraction into turns).
 
+Playing for the game (``secure=1``; off by default, the baseline plays every round as a race):
+
+* A round's loser scores 5 per card of the ascending prefix of its rack from slot 1. Near the
+  end of a game that can win it: when a prefix of ``p`` slots (2..9) would take this seat to the
+  target and above every other score plus the 75 points of a sorted rack
+  (``mine + 5 p >= target`` and ``> best other + 75``), the game is won as soon as slots 1..p
+  ascend, whoever sorts first. Then the cost is that of the sub-rack of slots 1..p alone (the
+  same chain-and-gap model with the virtual anchor D + 1 after slot p), the full rack's cost
+  only breaking ties; and once slots 1..p ascend, no placement breaks them (as the sorted-rack
+  guard). Off in the ``teams`` and ``run_bonus`` variants, where other points decide.
+
 Parameters were tuned on the heuristic's own turns per round against passive opponents (see
 ``experiments/dix_de_suite_stats.py``); most of them move that figure by less than its noise
 (±0.15 turns), the chain-and-gap structure does the work.
@@ -65,6 +76,7 @@ from dixenv.games.dix_de_suite import actions as A
 RACK = 10
 BIG = 1e9  # an impossible chain (finite, so differences stay finite)
 INF = float("inf")
+TIE, TIE_CAP = 1e-6, 1e4  # secure=1: the full rack's cost (at most TIE_CAP) beside the sub-rack's only breaks ties
 #: ``run_bonus`` variant: points of the longest run (index = run length, 6 or more pays 400).
 _BONUS = np.array([0, 0, 0, 50, 100, 200, 400, 400, 400, 400, 400], dtype=np.float64)
 
@@ -87,6 +99,7 @@ class DixDeSuiteHeuristic:
         "run_weight": 2.0,  # two_player_run: weight of the draws expected before 3 slots hold a run
         "guard_turns": 100.0,  # a sorted rack (two_player_run) is kept as it is for this many turns of the round
         "bonus_weight": 0.5,  # run_bonus: cost removed per 100 points of the longest run's bonus, in units of N
+        "secure": 0.0,  # 1: near the end of a game, first sort the prefix that wins it (module docstring)
     }
 
     def __init__(self, env: Any, seed: int | None = None, **params: float):
@@ -111,6 +124,9 @@ class DixDeSuiteHeuristic:
         self._mult = (1.0 - self._gap_share) * np.arange(RACK + 1) + self._gap_share * harmonic
         config = getattr(env.unwrapped, "config", None)  # public game options, not the state
         self._max_turns = float(getattr(config, "max_turns", 1000))
+        self._target_score = float(getattr(config, "target_score", 500))
+        if getattr(config, "teams", False) or getattr(config, "run_bonus", False):
+            self._secure = 0.0  # other points decide the game there (module docstring)
         self._targets = (np.arange(1, RACK + 1) - 0.5) / RACK * d  # slot k's target value
         # Slots between positions i < j of the chain (0 and 11 are the virtual anchors): fixed, so
         # built once rather than at every decision.
@@ -198,7 +214,7 @@ class DixDeSuiteHeuristic:
         k = int(np.argmin(costs))
         if can_discard and not (self._cost0 - costs[k] > self._swap_margin):
             return A.DISCARD
-        if costs[k] >= BIG and self._sorted and not can_discard:
+        if costs[k] >= BIG and (self._sorted or self._prefix) and not can_discard:
             # A taken card that fits nowhere in a sorted rack: least harm (no guard) instead.
             costs = np.where(swaps, self._placement_costs(np.array([held]), guard=False)[:, 0], np.inf)
             k = int(np.argmin(costs))
@@ -284,6 +300,9 @@ class DixDeSuiteHeuristic:
             self._triple_rates = [self._triple_rate(self._rack_list, t) for t in range(RACK - 2)]
             cost0 += self._run_cost_from(sum(self._triple_rates))
         self._cost0 = cost0
+        self._prefix = 0  # the secured prefix's length, while it is being sorted or kept (secure=1)
+        if self._secure:
+            self._prefix_setup(flat)
 
     # --- costs ----------------------------------------------------------------------------------
     def _gap_cost(self, g: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -322,7 +341,69 @@ class DixDeSuiteHeuristic:
         if guard and self._sorted:
             lo, hi = vals[:RACK][:, None], vals[2:][:, None]
             costs = np.where((lo < cards[None, :]) & (cards[None, :] < hi), costs, BIG)
+        if self._prefix:
+            costs = self._prefix_placement_costs(cards, costs, guard)
         return np.minimum(costs, BIG)
+
+    # --- playing for the game (secure=1) --------------------------------------------------------
+    def _secure_length(self, flat: np.ndarray) -> int:
+        """The least prefix length p (2..9) that wins the game whoever sorts first; 0 if none does
+        or one card already would (module docstring)."""
+        scores = flat[self._sl["scores"]] * self._target_score
+        mine, best_other = float(scores[0]), float(scores[1:].max())
+        for p in range(1, RACK):
+            points = mine + 5 * p
+            if points >= self._target_score and points > best_other + 75:
+                return p if p > 1 else 0
+        return 0
+
+    def _prefix_setup(self, flat: np.ndarray) -> None:
+        """With a secure length p: keep slots 1..p once they ascend, else cost the sub-rack 1..p."""
+        p = self._secure_length(flat)
+        if not p:
+            return
+        self._prefix = p
+        self._prefix_kept = bool(np.all(np.diff(self._rack[:p]) > 0))
+        if not self._prefix_kept:
+            self._full_cost0 = self._cost0
+            self._cost0 = float(self._sub_costs(self._rack[None, :p])[0]) + TIE * min(self._cost0, TIE_CAP)
+
+    def _sub_costs(self, racks: np.ndarray) -> np.ndarray:
+        """The chain cost of each row of ``racks`` (m × p cards) as a rack of p slots: the forward
+        chain of ``_decode`` over positions 0..p + 1, the last one the virtual anchor D + 1."""
+        m, p = racks.shape
+        vals = np.empty((m, p + 2), dtype=np.int64)
+        vals[:, 0], vals[:, 1 : p + 1], vals[:, p + 1] = 0, racks, self._d + 1
+        gaps, bad = self._pair_gaps[: p + 2, : p + 2], self._pair_bad[: p + 2, : p + 2]
+        gap = np.where(bad, BIG, self._gap_cost(gaps, vals[:, :, None], vals[:, None, :]))
+        node = np.zeros((m, p + 2))
+        node[:, 1 : p + 1] = self._node_cost(self._slots[:p], racks)
+        f = np.zeros((m, p + 2))
+        for j in range(1, p + 2):
+            f[:, j] = node[:, j] + (f[:, :j] + gap[:, :j, j]).min(axis=1)
+        return f[:, p + 1]
+
+    def _prefix_placement_costs(self, cards: np.ndarray, costs: np.ndarray, guard: bool) -> np.ndarray:
+        """``costs`` (10 slots × cards, the full rack's) made the secured prefix's: kept slots
+        1..p are never broken (``guard``); an unsorted sub-rack's cost leads, the full cost breaks ties."""
+        p, rack = self._prefix, self._rack
+        if self._prefix_kept:
+            if not guard:
+                return costs
+            lo = np.concatenate(([0], rack[: p - 1]))[:, None]
+            hi = np.concatenate((rack[1:p], [self._d + 1]))[:, None]
+            fits = (lo < cards[None, :]) & (cards[None, :] < hi)
+            out = costs.copy()
+            out[:p] = np.where(fits, costs[:p], BIG)
+            return out
+        racks = np.repeat(rack[None, :p], p * len(cards), axis=0).reshape(p, len(cards), p)
+        racks[np.arange(p), :, np.arange(p)] = cards[None, :]
+        sub = self._sub_costs(racks.reshape(-1, p)).reshape(p, len(cards))
+        base = self._cost0 - TIE * min(self._full_cost0, TIE_CAP)  # the sub-rack's cost as it is
+        tie = TIE * np.minimum(costs, TIE_CAP)
+        out = base + tie
+        out[:p] = sub + tie[:p]
+        return out
 
     # --- runs (two_player_run and run_bonus variants) -------------------------------------------
     def _runs_prepare(self, rack: np.ndarray) -> None:
