@@ -58,6 +58,9 @@ Playing for the game (``secure=1``; off by default, the baseline plays every rou
   only breaking ties; and once slots 1..p ascend, no placement breaks them (as the sorted-rack
   guard). Off in the ``teams`` and ``run_bonus`` variants, where other points decide.
 
+``prefix_weight`` (0 by default): the cost is lowered by that many units per card of the
+ascending prefix, which the round's loser scores.
+
 Parameters were tuned on the heuristic's own turns per round against passive opponents (see
 ``experiments/dix_de_suite_stats.py``); most of them move that figure by less than its noise
 (±0.15 turns), the chain-and-gap structure does the work.
@@ -81,6 +84,13 @@ TIE, TIE_CAP = 1e-6, 1e4  # secure=1: the full rack's cost (at most TIE_CAP) bes
 _BONUS = np.array([0, 0, 0, 50, 100, 200, 400, 400, 400, 400, 400], dtype=np.float64)
 
 
+def ascending_prefixes(racks: np.ndarray) -> np.ndarray:
+    """The ascending prefix length of each rack (the last axis: slots 1..10), as the round's
+    loser scores it (5 points a card; one card at least)."""
+    ascending = racks[..., 1:] > racks[..., :-1]
+    return 1 + np.cumprod(ascending, axis=-1).sum(axis=-1)
+
+
 class DixDeSuiteHeuristic:
     """Keeps a well-spread ascending chain and fills its gaps by value (see the module docstring)."""
 
@@ -100,6 +110,7 @@ class DixDeSuiteHeuristic:
         "guard_turns": 100.0,  # a sorted rack (two_player_run) is kept as it is for this many turns of the round
         "bonus_weight": 0.5,  # run_bonus: cost removed per 100 points of the longest run's bonus, in units of N
         "secure": 0.0,  # 1: near the end of a game, first sort the prefix that wins it (module docstring)
+        "prefix_weight": 0.0,  # cost removed per card of the ascending prefix (5 points to a round's loser)
     }
 
     def __init__(self, env: Any, seed: int | None = None, **params: float):
@@ -299,6 +310,8 @@ class DixDeSuiteHeuristic:
             self._rack_list = rack.tolist()
             self._triple_rates = [self._triple_rate(self._rack_list, t) for t in range(RACK - 2)]
             cost0 += self._run_cost_from(sum(self._triple_rates))
+        if self._prefix_weight:
+            cost0 -= self._prefix_weight * float(ascending_prefixes(rack))
         self._cost0 = cost0
         self._prefix = 0  # the secured prefix's length, while it is being sorted or kept (secure=1)
         if self._secure:
@@ -338,6 +351,10 @@ class DixDeSuiteHeuristic:
             costs = costs + self._bonus_term(self._runs_after(cards))
         if self._need_run:
             costs = costs + self._run_costs(cards)
+        if self._prefix_weight:
+            racks = np.broadcast_to(self._rack, (RACK, len(cards), RACK)).copy()
+            racks[self._slots, :, self._slots] = cards[None, :]
+            costs = costs - self._prefix_weight * ascending_prefixes(racks)
         if guard and self._sorted:
             lo, hi = vals[:RACK][:, None], vals[2:][:, None]
             costs = np.where((lo < cards[None, :]) & (cards[None, :] < hi), costs, BIG)
