@@ -43,7 +43,8 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   another seat has moved (the end of the other seats' turns), and is scored by the estimate; and
   ``move``: it stops as soon as another seat is to act (the end of the searching seat's turn);
 * ``value`` — what a simulation is worth to each seat: ``win`` (``dixenv.core.rewards.win_rewards``
-  on the ranking at the end of the game, in [-1, 1]; needs ``horizon=game``), ``points`` (points
+  on the ranking at the end of the game, in [-1, 1]; needs ``horizon=game`` or an estimate of
+  the game's result), ``points`` (points
   gained over the horizon, divided by the most a seat can gain over it) or ``margin`` (the same
   minus the mean of the other seats' — teams: the other team's);
 * ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
@@ -51,7 +52,10 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``estimate`` (dix_de_suite) — that estimate: ``lis`` (default: the longest increasing
   subsequence of each rack, ``_dix_de_suite_estimate``), ``cost`` (the heuristic's rack
   costs, ``_dix_de_suite_cost_estimate``) or ``reply`` (the same, the seat to act credited with
-  the rest of its turn as the heuristic expects it, ``_dix_de_suite_reply_estimate``);
+  the rest of its turn as the heuristic expects it, ``_dix_de_suite_reply_estimate``) or
+  ``game`` (2 players: ``reply``'s round-win chances turned into chances of winning the game,
+  from the points each outcome leaves, ``_dix_de_suite_game_estimate``; it is scored with
+  ``value=win``, the default with it, at any horizon);
 * ``decisions`` (dix_de_suite) — ``all`` (default) or ``place``: search only the placements (swap
   or discard), and play the source decision (draw or take) by the rollout policy;
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
@@ -131,6 +135,10 @@ class SearchRules:
     span: Callable[[Any, str], float]
     estimates: dict[str, Callable[[Any, Any], list[float]]] | None = None
     greedy: Callable[[Any, list[int]], int] | None = None
+    #: The estimates that give each seat's game result (``win_rewards``' scale), not points to come:
+    #: scored with ``value=win`` (their default) at any horizon; each maps the game's config to why
+    #: it cannot score it (a ``ValueError`` message), or None.
+    win_estimates: dict[str, Callable[[Any], str | None]] | None = None
     #: ``decisions`` option: named tests of a state to act in, the first the default; a decision
     #: that fails the test is the rollout policy's, unsearched (a test of None, or no option:
     #: every decision is searched).
@@ -219,6 +227,92 @@ def _dix_de_suite_costs(agent: Any, state: Any, reply: bool) -> list[float]:
             observer.set_from(state, seat)
             costs.append(heuristic.rack_cost(observer.tensor))
     return costs
+
+
+def _dix_de_suite_game_estimate(agent: Any, state: Any) -> list[float]:
+    """dix_de_suite ``estimate=game`` (2 players): each seat's chance of winning the game, as
+    ``dixenv.core.rewards.win_rewards`` scales it (2 P - 1).
+
+    Why: the other estimates count a round's points, and a point is not worth the same at every
+    score. A round's loser scores 5 per card of its ascending prefix; near the end of a game that
+    can win it (a prefix that takes a seat past the target and past the other's score + 75 wins
+    whoever sorts first), and far from it a round won is worth more than any prefix. Seat s sorts
+    first with the ``reply`` chances (softmax of the rack costs, the seat to act credited with its
+    turn); each outcome gives the winner 75 and the other 5 per card of its prefix as it stands;
+    the points then left are worth what the rules say if the game ends, else
+    ``_dix_de_suite_game_values``. At a round's start (a simulation that sorted a rack) it is the
+    table's value of the scores.
+    """
+    config = state.config
+    values = _dix_de_suite_game_values(config.target_score)
+    goal = -(-config.target_score // DDS_POINTS_PER_CARD)  # in units of 5 points, rounded up
+    units = [s // DDS_POINTS_PER_CARD for s in state.scores()]
+    if state.round_turns == 0:
+        # A round just dealt (the one a simulation's sorted rack began): the table's even chances.
+        # The fresh racks' costs would put a deal's noise beside a banked round.
+        chance = _dix_de_suite_game_value(values, goal, units[0], units[1])
+        return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
+    costs = _dix_de_suite_costs(agent, state, reply=True)
+    low = min(costs)
+    weights = [math.exp((low - c) / COST_TAU) for c in costs]
+    total = sum(weights)
+    prefix = [ascending_prefix(rack) for rack in state.racks]
+    win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
+    chance = 0.0  # seat 0's chance of winning the game
+    for sorter, weight in enumerate(weights):
+        a = units[0] + (win if sorter == 0 else prefix[0])
+        b = units[1] + (win if sorter == 1 else prefix[1])
+        chance += weight / total * _dix_de_suite_game_value(values, goal, a, b)
+    return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
+
+
+#: dix_de_suite ``estimate=game``: how often the loser of a round scores 5, 10, …, 45 points (2,847
+#: rounds of 300 games of the heuristic against itself, 2 players; docs/search.md).
+DDS_LOSER_POINTS = (0.1939, 0.1405, 0.1222, 0.1120, 0.1099, 0.0941, 0.0790, 0.0688, 0.0794)
+
+
+def _dix_de_suite_game_value(values: np.ndarray, goal: int, a: int, b: int) -> float:
+    """Seat 0's chance of winning the game with ``a`` against ``b`` points (in 5s) at a round's
+    start: the rules' result once either reaches ``goal`` (the highest wins, equal ones share),
+    else ``values[a, b]``."""
+    if a >= goal or b >= goal:
+        return 1.0 if a > b else 0.5 if a == b else 0.0
+    return float(values[a, b])
+
+
+_GAME_VALUES: dict[int, np.ndarray] = {}
+
+
+def _dix_de_suite_game_values(target: int) -> np.ndarray:
+    """values[a, b]: seat 0's chance of winning a 2-player game from ``a`` against ``b`` points
+    (in 5s, both below the target) at the start of a round, if each round is won by either seat
+    with even chance and its loser scores as ``DDS_LOSER_POINTS``. Computed once per target
+    (every round adds points to both seats, so higher scores are solved first)."""
+    if target in _GAME_VALUES:
+        return _GAME_VALUES[target]
+    goal = -(-target // DDS_POINTS_PER_CARD)
+    win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
+    total = sum(DDS_LOSER_POINTS)
+    losers = [(points, p / total) for points, p in enumerate(DDS_LOSER_POINTS, start=1)]
+    values = np.zeros((goal, goal))
+    for a in range(goal - 1, -1, -1):
+        for b in range(goal - 1, -1, -1):
+            chance = 0.0
+            for points, p in losers:
+                chance += p * (_dix_de_suite_game_value(values, goal, a + win, b + points)
+                               + _dix_de_suite_game_value(values, goal, a + points, b + win))
+            values[a, b] = chance / 2.0
+    _GAME_VALUES[target] = values
+    return values
+
+
+def _dix_de_suite_game_refusal(config: Any) -> str | None:
+    """Why ``estimate=game`` cannot score this dix_de_suite configuration (None: it can)."""
+    if config.num_players != 2 or config.teams or config.run_bonus:
+        return (f"search option estimate='game' covers 2 players without teams or run_bonus "
+                f"(num_players={config.num_players}, teams={config.teams}, run_bonus={config.run_bonus}); "
+                f"use estimate='reply' or 'cost'")
+    return None
 
 
 def _dix_de_suite_points_from_costs(state: Any, costs: list[float]) -> list[float]:
@@ -365,8 +459,9 @@ RULES: dict[str, SearchRules] = {
     "dix_de_suite": SearchRules(
         "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
         {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate,
-         "reply": _dix_de_suite_reply_estimate},
+         "reply": _dix_de_suite_reply_estimate, "game": _dix_de_suite_game_estimate},
         _dix_de_suite_greedy,
+        win_estimates={"game": _dix_de_suite_game_refusal},
         # A turn is a source decision (draw or take) then a placement: ``decisions=place``
         # searches the placements only and leaves the source to the rollout policy.
         decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
@@ -423,9 +518,18 @@ class _SearchAgent:
             raise ValueError(f"no search rules for game {self.game_name!r}; games are {sorted(RULES)}")
         self.rules = rules
         self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
-        self.value = _choice("value", rules.default_value if value is None else value, VALUES)
-        if self.value == "win" and self.horizon != "game":
-            raise ValueError(f"value='win' needs horizon='game' (a {self.horizon} does not end the game); use points or margin")
+        win_estimates = rules.win_estimates or {}
+        self._win_estimate = estimate in win_estimates
+        if self._win_estimate:
+            refusal = win_estimates[estimate](raw.config)
+            if refusal:
+                raise ValueError(refusal)
+        default_value = "win" if self._win_estimate else rules.default_value
+        self.value = _choice("value", default_value if value is None else value, VALUES)
+        if self._win_estimate and self.value != "win":
+            raise ValueError(f"search option estimate={estimate!r} gives the game's result: it needs value='win' (got {self.value!r})")
+        if self.value == "win" and self.horizon != "game" and not self._win_estimate:
+            raise ValueError(f"value='win' needs horizon='game' (a {self.horizon} does not end the game) or an estimate of the game's result; use points or margin")
         self.rollout = _choice("rollout", rules.default_rollout if rollout is None else rollout, ROLLOUTS)
         if iterations is None and seconds is None:
             iterations = self.DEFAULT_ITERATIONS
@@ -625,6 +729,8 @@ class _SearchAgent:
         if self.value == "win":
             if state.is_terminal():
                 return win_rewards(state.ranking_keys(), teams)
+            if self._win_estimate:  # the game's result as the estimate expects it
+                return self._estimate(self, state)
             return win_rewards([(v,) for v in self._expected_scores(state, finished)], teams)
         scores = self._expected_scores(state, finished)
         gains = [(s - b) / self._scale for s, b in zip(scores, self._base)]

@@ -675,3 +675,75 @@ def test_a_move_horizon_search_is_one_ply_so_ismcts_and_pimc_agree():
         assert tree.last_search.get("means") == flat.last_search.get("means")
         searched += "means" in tree.last_search
     assert searched >= 3
+
+
+# --- dix_de_suite estimate=game: the chance of winning the game ------------------------------------
+def test_game_values_are_the_even_game_of_the_rules():
+    values = S._dix_de_suite_game_values(500)
+    goal = 100  # 500 points in 5s
+    assert values.shape == (goal, goal)
+    np.testing.assert_allclose(values + values.T, 1.0, atol=1e-12)  # the seats are alike
+    assert values[0, 0] == pytest.approx(0.5) and values[60, 60] == pytest.approx(0.5)
+    assert np.all(np.diff(values, axis=0) >= -1e-12)  # more points never hurt
+    assert np.all(np.diff(values, axis=1) <= 1e-12)
+    # One round from the target with the other far behind: won whoever takes the round (its loser
+    # scores 5 at least, and 75 does not take the other past 99 × 5).
+    assert values[99, 0] == pytest.approx(1.0)
+    # Once a seat reaches the target the rules decide: the highest wins, equal ones share.
+    assert S._dix_de_suite_game_value(values, goal, 100, 95) == 1.0
+    assert S._dix_de_suite_game_value(values, goal, 95, 100) == 0.0
+    assert S._dix_de_suite_game_value(values, goal, 100, 100) == 0.5
+    assert S._dix_de_suite_game_value(values, goal, 99, 99) == values[99, 99]
+
+
+PREFIX_5 = [3, 6, 9, 12, 15, 2, 21, 24, 27, 33]  # slots 1..5 ascend; a card above 15 in slot 6 makes 6
+
+
+def _prefix_5_after_drawing_38(scores):
+    used = set(PREFIX_5) | {1, 38}
+    opponent = [c for c in range(40, 0, -1) if c not in used][:10]
+    env = make_dix_de_suite({0: PREFIX_5, 1: opponent}, 1, draw=[38], dealer=1)
+    env.unwrapped.state.scores_[:] = scores
+    env.step(env.unwrapped.string_to_action("draw"))
+    return env
+
+
+def test_game_estimate_sorts_the_prefix_that_wins_the_game():
+    spec = "ismcts:iterations=32,horizon=move,estimate=game,rollout=heuristic,decisions=place,root=paired"
+    for seed in range(3):
+        # 470 + 6 × 5 = 500 > 380 + 75: 38 in slot 6 wins the game whoever sorts first, so every
+        # world scores it exactly 1.
+        env = _prefix_5_after_drawing_38([470, 380])
+        agent = make_agent("dix_de_suite", spec, env, seed=seed)
+        action = agent.act(env.observe(env.agent_selection))
+        assert env.unwrapped.action_to_string(action) == "swap 6"
+        assert agent.last_search["means"][action] == 1.0
+        # Far from the target the same prefix wins nothing yet.
+        env = _prefix_5_after_drawing_38([300, 300])
+        agent = make_agent("dix_de_suite", spec, env, seed=seed)
+        agent.act(env.observe(env.agent_selection))
+        assert max(agent.last_search["means"].values()) < 0.9
+
+
+@pytest.mark.parametrize(
+    "options, spec, message",
+    [
+        (dict(num_players=3), "estimate=game", "covers 2 players"),
+        (dict(num_players=4, teams=True), "estimate=game", "covers 2 players"),
+        (dict(num_players=2, run_bonus=True), "estimate=game", "covers 2 players"),
+        (dict(num_players=2), "estimate=game,value=margin", "needs value='win'"),
+        (dict(num_players=2), "estimate=reply,value=win", "needs horizon='game'"),
+    ],
+)
+def test_game_estimate_refuses_what_it_does_not_cover(options, spec, message):
+    env = dix_de_suite_v0.raw_env(**options)
+    with pytest.raises(ValueError, match=message):
+        make_agent("dix_de_suite", f"ismcts:horizon=move,{spec}", env)
+
+
+def test_game_estimate_plays_legal_games():
+    env = dix_de_suite_v0.raw_env(num_players=2, target_score=150)
+    spec = "ismcts:iterations=4,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=2,root=paired"
+    agents = [make_agent("dix_de_suite", spec, env, seed=1), make_agent("dix_de_suite", "heuristic", env)]
+    actions = play_game(env, agents, seed=2)  # every move checked legal
+    assert env.unwrapped.state.is_terminal() and len(actions) > 50
