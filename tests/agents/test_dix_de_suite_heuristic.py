@@ -38,13 +38,15 @@ LEGAL_CASES = [
 ]
 
 
+@pytest.mark.parametrize("params", [{}, {"secure": 1, "prefix_weight": 0.3}], ids=["race", "game"])
 @pytest.mark.parametrize("options", LEGAL_CASES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_heuristic_is_legal_in_random_positions_and_in_its_own_games(options):
+def test_heuristic_is_legal_in_random_positions_and_in_its_own_games(options, params):
     n = options["num_players"]
     # Random positions: random agents play long rounds (turn-overs, public draw piles, odd racks);
-    # at every decision the heuristic is asked too and must answer legally.
+    # at every decision the heuristic is asked too and must answer legally. The target is low, so
+    # with secure=1 many positions have a prefix to secure.
     env = dix_de_suite_v0.raw_env(max_turns=150, target_score=150, **options)
-    heuristic = DixDeSuiteHeuristic(env, seed=0)
+    heuristic = DixDeSuiteHeuristic(env, seed=0, **params)
     rnd = RandomAgent(env, seed=1)
     env.reset(seed=n)
     asked = 0
@@ -59,7 +61,7 @@ def test_heuristic_is_legal_in_random_positions_and_in_its_own_games(options):
     assert asked >= 250
     # Its own games, half the seats random: it wins rounds, so the game ends.
     env = dix_de_suite_v0.raw_env(target_score=150, **options)
-    agents = [DixDeSuiteHeuristic(env, seed=s) if s % 2 == 0 else RandomAgent(env, seed=s) for s in range(n)]
+    agents = [DixDeSuiteHeuristic(env, seed=s, **params) if s % 2 == 0 else RandomAgent(env, seed=s) for s in range(n)]
     _play_game(env, agents, seed=7)
     assert env.unwrapped.state.is_terminal()
 
