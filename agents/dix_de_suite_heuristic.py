@@ -75,6 +75,7 @@ import numpy as np
 
 from dixenv.agents.base import tuned_params
 from dixenv.games.dix_de_suite import actions as A
+from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
 
 RACK = 10
 BIG = 1e9  # an impossible chain (finite, so differences stay finite)
@@ -369,8 +370,8 @@ class DixDeSuiteHeuristic:
         scores = flat[self._sl["scores"]] * self._target_score
         mine, best_other = float(scores[0]), float(scores[1:].max())
         for p in range(1, RACK):
-            points = mine + 5 * p
-            if points >= self._target_score and points > best_other + 75:
+            points = mine + POINTS_PER_CARD * p
+            if points >= self._target_score and points > best_other + WIN_POINTS:
                 return p if p > 1 else 0
         return 0
 
@@ -382,8 +383,8 @@ class DixDeSuiteHeuristic:
         self._prefix = p
         self._prefix_kept = bool(np.all(np.diff(self._rack[:p]) > 0))
         if not self._prefix_kept:
-            self._full_cost0 = self._cost0
-            self._cost0 = float(self._sub_costs(self._rack[None, :p])[0]) + TIE * min(self._cost0, TIE_CAP)
+            self._sub_cost0 = float(self._sub_costs(self._rack[None, :p])[0])
+            self._cost0 = self._sub_cost0 + TIE * min(self._cost0, TIE_CAP)
 
     def _sub_costs(self, racks: np.ndarray) -> np.ndarray:
         """The chain cost of each row of ``racks`` (m × p cards) as a rack of p slots: the forward
@@ -416,9 +417,8 @@ class DixDeSuiteHeuristic:
         racks = np.repeat(rack[None, :p], p * len(cards), axis=0).reshape(p, len(cards), p)
         racks[np.arange(p), :, np.arange(p)] = cards[None, :]
         sub = self._sub_costs(racks.reshape(-1, p)).reshape(p, len(cards))
-        base = self._cost0 - TIE * min(self._full_cost0, TIE_CAP)  # the sub-rack's cost as it is
         tie = TIE * np.minimum(costs, TIE_CAP)
-        out = base + tie
+        out = self._sub_cost0 + tie  # slots past p leave the sub-rack as it is
         out[:p] = sub + tie[:p]
         return out
 

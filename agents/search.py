@@ -80,6 +80,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from bisect import bisect_left
@@ -280,16 +281,12 @@ def _dix_de_suite_game_value(values: np.ndarray, goal: int, a: int, b: int) -> f
     return float(values[a, b])
 
 
-_GAME_VALUES: dict[int, np.ndarray] = {}
-
-
+@functools.lru_cache(maxsize=None)
 def _dix_de_suite_game_values(target: int) -> np.ndarray:
     """values[a, b]: seat 0's chance of winning a 2-player game from ``a`` against ``b`` points
     (in 5s, both below the target) at the start of a round, if each round is won by either seat
     with even chance and its loser scores as ``DDS_LOSER_POINTS``. Computed once per target
     (every round adds points to both seats, so higher scores are solved first)."""
-    if target in _GAME_VALUES:
-        return _GAME_VALUES[target]
     goal = -(-target // DDS_POINTS_PER_CARD)
     win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
     total = sum(DDS_LOSER_POINTS)
@@ -302,7 +299,6 @@ def _dix_de_suite_game_values(target: int) -> np.ndarray:
                 chance += p * (_dix_de_suite_game_value(values, goal, a + win, b + points)
                                + _dix_de_suite_game_value(values, goal, a + points, b + win))
             values[a, b] = chance / 2.0
-    _GAME_VALUES[target] = values
     return values
 
 
