@@ -92,6 +92,15 @@ def ascending_prefixes(racks: np.ndarray) -> np.ndarray:
     return 1 + np.cumprod(ascending, axis=-1).sum(axis=-1)
 
 
+def racks_with_each_card(rack: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """``rack`` with each of ``cards`` put in each of its slots: ``out[k, i]`` is ``rack`` with
+    ``cards[i]`` in slot k (shape: slots × cards × slots)."""
+    n = len(rack)
+    racks = np.broadcast_to(rack, (n, len(cards), n)).copy()
+    racks[np.arange(n), :, np.arange(n)] = cards[None, :]
+    return racks
+
+
 class DixDeSuiteHeuristic:
     """Keeps a well-spread ascending chain and fills its gaps by value (see the module docstring)."""
 
@@ -353,9 +362,7 @@ class DixDeSuiteHeuristic:
         if self._need_run:
             costs = costs + self._run_costs(cards)
         if self._prefix_weight:
-            racks = np.broadcast_to(self._rack, (RACK, len(cards), RACK)).copy()
-            racks[self._slots, :, self._slots] = cards[None, :]
-            costs = costs - self._prefix_weight * ascending_prefixes(racks)
+            costs = costs - self._prefix_weight * ascending_prefixes(racks_with_each_card(self._rack, cards))
         if guard and self._sorted:
             lo, hi = vals[:RACK][:, None], vals[2:][:, None]
             costs = np.where((lo < cards[None, :]) & (cards[None, :] < hi), costs, BIG)
@@ -414,9 +421,7 @@ class DixDeSuiteHeuristic:
             out = costs.copy()
             out[:p] = np.where(fits, costs[:p], BIG)
             return out
-        racks = np.repeat(rack[None, :p], p * len(cards), axis=0).reshape(p, len(cards), p)
-        racks[np.arange(p), :, np.arange(p)] = cards[None, :]
-        sub = self._sub_costs(racks.reshape(-1, p)).reshape(p, len(cards))
+        sub = self._sub_costs(racks_with_each_card(rack[:p], cards).reshape(-1, p)).reshape(p, len(cards))
         tie = TIE * np.minimum(costs, TIE_CAP)
         out = self._sub_cost0 + tie  # slots past p leave the sub-rack as it is
         out[:p] = sub + tie[:p]
