@@ -46,6 +46,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dixenv.experiments.progress import progress_bar
+
 GAMES = ("le_dix", "dix_de_suite", "dix")
 #: Every this many moves (and at the start and the end of every game) every seat's observation and
 #: a clone are checked too; the acting seat, the engine's invariants and a hidden-world sample are
@@ -355,8 +357,6 @@ def _run_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
 def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool = True,
         on_failure: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Soak ``games`` (game -> number of games); the totals per game, the failures and the time."""
-    from tqdm.auto import tqdm
-
     tasks = plan(games, seed)
     rng = np.random.default_rng(seed)
     tasks = [tasks[i] for i in rng.permutation(len(tasks))]  # mix configurations across chunks
@@ -364,7 +364,7 @@ def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool =
     chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
     totals = {"games": dict.fromkeys(games, 0), "moves": dict.fromkeys(games, 0), "failures": []}
     start = time.perf_counter()
-    bar = tqdm(total=len(tasks), unit="game", desc="soak", disable=not progress, smoothing=0.05)
+    bar = progress_bar(len(tasks), progress, unit="game", desc="soak", smoothing=0.05)
 
     def add(part: dict[str, Any]) -> None:
         for key in ("games", "moves"):

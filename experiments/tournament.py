@@ -34,6 +34,7 @@ import numpy as np
 
 from dixenv.agents.registry import env_module, make_agent, resolve_game
 from dixenv.experiments.game_stats import make_hook
+from dixenv.experiments.progress import progress_bar
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -192,11 +193,9 @@ def run_tasks(
     Worker processes start with ``spawn`` unless ``start_method`` says otherwise (fork hangs with
     agents that use torch once the parent process has used it).
     """
-    from tqdm.auto import tqdm
-
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
     records: list[dict[str, Any]] = []
-    bar = tqdm(total=len(tasks), disable=not progress, unit="game", desc=game, smoothing=0.05)
+    bar = progress_bar(len(tasks), progress, unit="game", desc=game, smoothing=0.05)
     try:
         if workers == 1 or len(tasks) <= 1:
             for t in tasks:
