@@ -438,15 +438,38 @@ def tally(paths: list[str]) -> str:
     return "\n".join(lines)
 
 
-def _commit() -> str | None:
-    """The git commit of this checkout, if there is one (recorded in a run's summary)."""
+def _git(args: list[str], where: Path) -> str | None:
     import subprocess
 
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True, timeout=10)
+        out = subprocess.run(["git", *args], cwd=where, capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _commit() -> str | None:
+    """The git commit of the code that runs (recorded in a run's summary): ``abc1234``, with
+    ``+dirty`` if tracked files differ from it; if the engines (``dixenv``), the agents and this
+    tool come from different checkouts (an editable install of one checkout used from another),
+    each one's, named. None outside git."""
+    import dixenv
+    import dixenv.agents
+
+    where = {"dixenv": Path(dixenv.__file__).parent, "dixenv.agents": Path(dixenv.agents.__file__).parent,
+             "experiments": Path(__file__).parent}
+    found: dict[str, list[str]] = {}
+    for name, folder in where.items():
+        top = _git(["rev-parse", "--show-toplevel"], folder)
+        commit = top and _git(["rev-parse", "--short", "HEAD"], folder)
+        if commit is None:
+            return None
+        if _git(["status", "--porcelain", "--untracked-files=no"], folder):
+            commit += "+dirty"
+        found.setdefault(f"{commit} ({top})", []).append(name)
+    if len(found) == 1:
+        return next(iter(found)).split(" ")[0]
+    return "; ".join(f"{key}: {', '.join(names)}" for key, names in found.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -485,6 +508,9 @@ def main(argv: list[str] | None = None) -> int:
         written.append(path)
         print(f"\n{describe(fail)}\n  written to {path}; replay: python -m experiments.soak --replay {path}", file=sys.stderr)
 
+    commit = _commit()  # before the run: the code it plays
+    if commit is not None and " " in commit:
+        print(f"warning: the code comes from different checkouts: {commit}", file=sys.stderr)
     totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report)
     lines = [f"{'game':<14}{'games':>10}{'moves':>14}  configurations"]
     for game in games:
@@ -494,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     summary = {k: v for k, v in totals.items() if k != "failures"} | {"failures": len(totals["failures"]), "workers": args.workers,
                                                                        "seed": args.seed, "games_per_game": args.games,
-                                                                       "commit": _commit()}
+                                                                       "commit": commit}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return 1 if totals["failures"] else 0
 

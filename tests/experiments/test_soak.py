@@ -100,3 +100,37 @@ def test_tally_adds_up_runs_with_distinct_seeds_and_refuses_a_repeated_seed(tmp_
     assert f"{moves:,}" in text and "failures: 0; 2 run(s), seeds 3, 4" in text
     with pytest.raises(ValueError, match="both have seed 3"):
         soak.tally([str(paths[0]), str(paths[0])])
+
+
+def _git_or_skip(*args, cwd):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def test_the_summary_records_the_commit_of_each_checkout_the_code_comes_from(tmp_path, monkeypatch):
+    import re
+
+    import dixenv.agents
+
+    _git_or_skip("--version", cwd=tmp_path)
+    own = soak._commit()
+    if own is None:
+        pytest.skip("not run from a git checkout")
+    assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", own)
+    # the agents from another checkout (an editable install of one checkout used from another)
+    other = tmp_path / "other"
+    (other / "agents").mkdir(parents=True)
+    (other / "agents" / "__init__.py").write_text("")
+    _git_or_skip("init", "-q", cwd=other)
+    _git_or_skip("add", ".", cwd=other)
+    _git_or_skip("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "other", cwd=other)
+    monkeypatch.setattr(dixenv.agents, "__file__", str(other / "agents" / "__init__.py"))
+    mixed = soak._commit()
+    assert mixed.count(";") == 1 and "dixenv.agents" in mixed and str(other.resolve()) in mixed
+    assert own.split("+")[0] in mixed
+    (other / "agents" / "__init__.py").write_text("x = 1\n")
+    assert re.search(r"[0-9a-f]{7,}\+dirty \(" + re.escape(str(other.resolve())), soak._commit())
