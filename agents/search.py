@@ -33,7 +33,8 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``rollout`` — ``random`` (uniform legal moves on the bare engine), ``greedy`` (a cheap
   hand-written policy on the bare engine, every game: ``_le_dix_greedy``, ``_dix_de_suite_greedy``,
   ``_dix_greedy``; the default) or ``heuristic`` (the game's registered heuristic, reading the
-  acting seat's observation encoded for it; several times slower per step);
+  acting seat's observation encoded for it; several times slower per step), with its parameters
+  given as ``rollout.NAME=VALUE`` (``rollout=heuristic,rollout.secure=1``);
 * ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
   ``deal`` (le_dix) / ``round`` (dix_de_suite). le_dix plays 10 deals and dix_de_suite rounds up
   to 500 points: playing them out costs tens of times more per simulation and drowns the current
@@ -504,8 +505,12 @@ class _SearchAgent:
         decisions: str | None = None,
         **unknown: Any,
     ):
+        rollout_params = {k[len("rollout.") :]: unknown.pop(k) for k in [k for k in unknown if k.startswith("rollout.")]}
         if unknown:
-            raise ValueError(f"unknown search option(s) {', '.join(sorted(unknown))} for {self.name}; options: {', '.join(_options(type(self)))}")
+            raise ValueError(
+                f"unknown search option(s) {', '.join(sorted(unknown))} for {self.name}; options: "
+                f"{', '.join(_options(type(self)))}, and rollout.NAME for the heuristic rollout's parameters"
+            )
         raw = env.unwrapped
         self.env = env
         self.game_name = raw.game.name
@@ -557,10 +562,15 @@ class _SearchAgent:
         self._greedy = rules.greedy if self.rollout == "greedy" else None
         if self.rollout == "greedy" and self._greedy is None:
             raise ValueError(f"search option rollout='greedy' has no policy for {self.game_name}; use random or heuristic")
+        if rollout_params and self.rollout != "heuristic":
+            raise ValueError(
+                f"search options {', '.join('rollout.' + k for k in sorted(rollout_params))} set the heuristic "
+                f"rollout's parameters, but rollout={self.rollout!r}; use rollout=heuristic"
+            )
         if self.rollout == "heuristic":
             from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
 
-            self._policy = make_agent(self.game_name, "heuristic", env, seed=seed)
+            self._policy = make_agent(self.game_name, "heuristic", env, seed=seed, **rollout_params)
         self.last_search: dict[str, Any] = {}
         self.reset(seed)
 

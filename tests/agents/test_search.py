@@ -224,6 +224,19 @@ def test_bad_search_options_are_refused_by_name(params, message):
         make_agent("le_dix", "ismcts", env, **params)
 
 
+def test_rollout_dot_options_are_the_heuristic_rollouts_parameters():
+    env = _env("dix_de_suite")
+    agent = make_agent("dix_de_suite", "ismcts:iterations=4,rollout=heuristic,rollout.secure=1,rollout.prefix_weight=0.3", env, seed=1)
+    assert agent._policy.params["secure"] == 1.0 and agent._policy.params["prefix_weight"] == 0.3
+    assert make_agent("dix_de_suite", "ismcts:rollout=heuristic", env)._policy.params["secure"] == 0.0
+    obs = _decision(env, seed=3, skip=5)
+    assert obs["action_mask"][agent.act(obs)] == 1
+    with pytest.raises(ValueError, match="rollout.secure set the heuristic rollout's parameters, but rollout='greedy'"):
+        make_agent("dix_de_suite", "ismcts:rollout.secure=1", env)
+    with pytest.raises(ValueError, match="unknown DixDeSuiteHeuristic parameter.*colour"):
+        make_agent("dix_de_suite", "pimc:rollout=heuristic,rollout.colour=1", env)
+
+
 def test_tree_options_are_refused_by_pimc_by_name():
     with pytest.raises(ValueError, match="unknown search option.*root for pimc; options: iterations, .*opponents"):
         make_agent("dix", "pimc:root=paired", _env("dix"))
