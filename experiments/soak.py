@@ -458,18 +458,21 @@ def _commit() -> str | None:
 
     where = {"dixenv": Path(dixenv.__file__).parent, "dixenv.agents": Path(dixenv.agents.__file__).parent,
              "experiments": Path(__file__).parent}
-    found: dict[str, list[str]] = {}
+    checkouts: dict[str, list[str]] = {}  # top folder -> the parts that come from it
     for name, folder in where.items():
         top = _git(["rev-parse", "--show-toplevel"], folder)
-        commit = top and _git(["rev-parse", "--short", "HEAD"], folder)
+        if top is None:
+            return None
+        checkouts.setdefault(top, []).append(name)
+    commits: dict[str, str] = {}
+    for top in checkouts:
+        commit = _git(["rev-parse", "--short", "HEAD"], Path(top))
         if commit is None:
             return None
-        if _git(["status", "--porcelain", "--untracked-files=no"], folder):
-            commit += "+dirty"
-        found.setdefault(f"{commit} ({top})", []).append(name)
-    if len(found) == 1:
-        return next(iter(found)).split(" ")[0]
-    return "; ".join(f"{key}: {', '.join(names)}" for key, names in found.items())
+        commits[top] = commit + ("+dirty" if _git(["status", "--porcelain", "--untracked-files=no"], Path(top)) else "")
+    if len(checkouts) == 1:
+        return next(iter(commits.values()))
+    return "; ".join(f"{commits[top]} ({top}): {', '.join(names)}" for top, names in checkouts.items())
 
 
 def main(argv: list[str] | None = None) -> int:
