@@ -26,14 +26,20 @@ import numpy as np
 
 from dixenv.agents.base import aec_env
 
-#: Advisors a policy may be trained with (a registry name of every game).
+#: Advisors a policy may be trained with (a registry name of every game). Parameters may ride
+#: along as in agent specs: ``"heuristic:secure=1,prefix_weight=0.3"`` (dix_de_suite's heuristic
+#: that plays for the game); they are checked when the advisor is built for a game.
 ADVISORS = ("heuristic",)
 
 
 def check_advisor(name: Any) -> str:
-    """``name`` if it is a known advisor, else ``ValueError`` naming the allowed ones."""
-    if name not in ADVISORS:
-        raise ValueError(f"hint {name!r} is not an advisor; allowed: {', '.join(ADVISORS)} (or no hint)")
+    """``name`` if it is a known advisor (with parameters or not), else ``ValueError`` naming the allowed ones."""
+    from dixenv.agents.registry import parse_agent_spec  # lazy: the registry names every agent module
+
+    base = parse_agent_spec(name)[0] if isinstance(name, str) else None
+    if base not in ADVISORS:
+        raise ValueError(f"hint {name!r} is not an advisor; allowed: {', '.join(ADVISORS)}, "
+                         f"with parameters or not (heuristic:NAME=VALUE,...), or no hint")
     return name
 
 

@@ -40,6 +40,33 @@ def test_the_hint_is_the_heuristics_move_one_hot(make):
     assert not empty[:, size:].any(), "no legal move, no hint"
 
 
+def test_an_advisor_takes_the_heuristics_parameters():
+    """``heuristic:secure=1,prefix_weight=0.3`` hints that heuristic's moves, which are not always the default's."""
+    env = dix_de_suite_v0.env(num_players=2)
+    spec = "heuristic:secure=1,prefix_weight=0.3"
+    assert check_advisor(spec) == spec
+    hinter = Hinter(env, spec)
+    tuned = make_agent("dix_de_suite", spec, env)
+    plain = make_agent("dix_de_suite", "heuristic", env)
+    size = env.unwrapped.layout.size
+    differ = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        for _ in range(120):
+            if any(env.terminations.values()) or any(env.truncations.values()):
+                break
+            obs = env.observe(env.agent_selection)
+            hint = int(np.argmax(hinter.extend(obs["observation"], obs["action_mask"])[size:]))
+            assert hint == tuned.act(obs)
+            differ += hint != plain.act(obs)
+            env.step(hint)
+    assert differ > 0, "the parameters change some moves, so the hint is the tuned heuristic's"
+    with pytest.raises(ValueError, match="allowed: heuristic"):
+        check_advisor("oracle:secure=1")
+    with pytest.raises(ValueError):  # an unknown parameter is named when the advisor is built
+        Hinter(env, "heuristic:no_such_knob=1")
+
+
 def test_a_policy_trained_with_a_hint_gets_it_when_it_plays():
     env = le_dix_v0.env(num_players=4)
     agent = PolicyAgent(env, policy=_copying_policy(env))
