@@ -431,7 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="label smoothing over the legal moves while cloning (0..1; keeps the clone exploring in PPO)")
     p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
-    p.add_argument("--train-reward", choices=["win", "points"], help="reward while training (evaluation counts wins)")
+    p.add_argument("--train-reward", choices=["win", "points", "margin"],
+                   help="reward while training: win, points (as scored) or margin (the change of the lead over the best rival); evaluation counts wins")
     p.add_argument("--hint", help="advisor whose move the policy sees among its inputs (heuristic), or 'none'")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")

@@ -19,7 +19,7 @@ from dixenv.core.events import Event
 from dixenv.core.game import Game, GameState
 from dixenv.core.layout import Layout
 from dixenv.core.options import check_bool, check_choice, is_int
-from dixenv.core.rewards import REWARD_MODES, win_rewards
+from dixenv.core.rewards import REWARD_MODES, margins, win_rewards
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2
@@ -69,7 +69,9 @@ class CardGameEnv(AECEnv):
     """PettingZoo AEC environment for one dixenv game (use a game's ``raw_env``, not this directly).
 
     Options common to every game: ``reward`` ("win": (players beaten − players that beat you)
-    / (n − 1) at the end; "points": game points as they are scored), ``auto_forced`` (True: the
+    / (n − 1) at the end; "points": game points as they are scored; "margin": the change of the
+    seat's lead over its best rival, its score minus the best other score, at every move, so a game
+    pays its final lead), ``auto_forced`` (True: the
     environment plays every move that is the only legal one, so agents only see real decisions),
     ``render_mode`` ("ansi" returns text, "human" prints it, "rgb_array" returns an ``HxWx3 uint8``
     picture of the table drawn with Pillow, the ``render`` extra), ``render_viewer`` (whose view
@@ -242,6 +244,13 @@ class CardGameEnv(AECEnv):
             for a in self.agents:
                 s = self._seat_of[a]
                 rewards[a] = float(scores[s] - self._last_scores[s])
+            self._last_scores = list(scores)
+        elif self.reward_mode == "margin":
+            scores = state.scores()
+            now, before = margins(scores, state.teams()), margins(self._last_scores, state.teams())
+            for a in self.agents:
+                s = self._seat_of[a]
+                rewards[a] = now[s] - before[s]
             self._last_scores = list(scores)
         if state.is_terminal():
             if self.reward_mode == "win":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-REWARD_MODES = ("win", "points")
+REWARD_MODES = ("win", "points", "margin")
 
 
 def win_rewards(keys: list[tuple], teams: list[int] | None = None) -> list[float]:
@@ -25,4 +25,19 @@ def win_rewards(keys: list[tuple], teams: list[int] | None = None) -> list[float
         beat = sum(1 for other in keys if k > other)
         lost = sum(1 for other in keys if other > k)
         out.append((beat - lost) / (n - 1))
+    return out
+
+
+def margins(scores: list[int] | list[float], teams: list[int] | None = None) -> list[float]:
+    """Each seat's lead: its score minus the best score of a rival (another seat, or another team's).
+
+    The ``reward="margin"`` signal pays the change of this at every move, so over a game a seat
+    earns its final lead (positive exactly when it finishes ahead of every rival): a shaping that
+    keeps the win's sign and is dense. Teams share a score, so with ``teams`` a seat's rivals are the
+    other teams' seats. One seat alone has no rival and a lead of 0.
+    """
+    out = []
+    for s, own in enumerate(scores):
+        rivals = [v for o, v in enumerate(scores) if o != s and (teams is None or teams[o] != teams[s])]
+        out.append(float(own - max(rivals)) if rivals else 0.0)
     return out
