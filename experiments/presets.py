@@ -58,9 +58,11 @@ PRESETS: dict[str, Preset] = {
         ppo={**_PPO, "batch_size": 512}, warm_start_games=600, warm_start_epochs=10, eval_every=100_000,
         eval_games=100, final_games=500, eval_options={"solo": True, "difficulty": 4},
     ),
+    # The score difference to ALIX as reward (margin): with the win reward the policy scored more
+    # points without winning measurably more often (docs/training.md).
     "dix_solo": Preset(
         env_id="dixenv/DixSolo-v0", options={"difficulty": 6}, game="dix", timesteps=4_000_000, n_envs=32,
-        ppo=_PPO, warm_start_games=3000, warm_start_epochs=20, eval_options={"solo": True, "difficulty": 6},
+        ppo=_PPO, train_reward="margin", warm_start_games=3000, warm_start_epochs=20, eval_options={"solo": True, "difficulty": 6},
     ),
     "le_dix": Preset(
         env_id="dixenv/LeDix-v0", options={"num_players": 4}, game="le_dix", opponents=("heuristic",),
