@@ -239,18 +239,14 @@ class CardGameEnv(AECEnv):
         """Set rewards, terminations/truncations and the next agent from the engine's state."""
         state = self.state
         rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_mode == "points":
+        if self.reward_mode in ("points", "margin"):  # paid as the scores change
             scores = state.scores()
+            now, before = scores, self._last_scores
+            if self.reward_mode == "margin":
+                now, before = margins(scores, state.teams()), margins(before, state.teams())
             for a in self.agents:
                 s = self._seat_of[a]
-                rewards[a] = float(scores[s] - self._last_scores[s])
-            self._last_scores = list(scores)
-        elif self.reward_mode == "margin":
-            scores = state.scores()
-            now, before = margins(scores, state.teams()), margins(self._last_scores, state.teams())
-            for a in self.agents:
-                s = self._seat_of[a]
-                rewards[a] = now[s] - before[s]
+                rewards[a] = float(now[s] - before[s])
             self._last_scores = list(scores)
         if state.is_terminal():
             if self.reward_mode == "win":

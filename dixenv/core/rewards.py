@@ -32,7 +32,7 @@ def margins(scores: list[int] | list[float], teams: list[int] | None = None) -> 
     """Each seat's lead: its score minus the best score of a rival (another seat, or another team's).
 
     The ``reward="margin"`` signal pays the change of this at every move, so over a game a seat
-    earns its final lead (positive exactly when it finishes ahead of every rival): a shaping that
+    earns its final lead (positive exactly when it finishes ahead of every rival on points): a shaping that
     keeps the win's sign and is dense. Teams share a score, so with ``teams`` a seat's rivals are the
     other teams' seats. One seat alone has no rival and a lead of 0.
     """
