@@ -243,7 +243,8 @@ class CardGameEnv(AECEnv):
             scores = state.scores()
             now, before = scores, self._last_scores
             if self.reward_mode == "margin":
-                now, before = margins(scores, state.teams()), margins(before, state.teams())
+                teams = state.teams()
+                now, before = margins(scores, teams), margins(before, teams)
             for a in self.agents:
                 s = self._seat_of[a]
                 rewards[a] = float(now[s] - before[s])
