@@ -62,6 +62,14 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
   of best one-ply value on one world (useful where that value means something: with an estimate;
   ``ismcts`` needs ``root=paired`` or ``halving`` for it);
+* ``deviate`` — a threshold δ ≥ 0 (0, the default: off): play the rollout policy's move unless
+  another searched move's mean beats its mean by more than δ, in the value's units (``win``: the
+  game result in [-1, 1]; ``points``, ``margin``: a share of the horizon's span). Why: a search
+  over sampled worlds whose estimate is cruder than the rollout policy's own judgement loses by
+  its noisy deviations (dix_de_suite, docs/search.md); keeping the policy's move unless the search
+  is clearly better is SPARTA's rule (Lerer, Hu, Foerster & Brown, 2020: single-agent search over
+  a blueprint, deviating only when the expected gain exceeds a threshold). ``pimc`` and
+  ``ismcts`` with ``root=paired``, where every move is played on the same worlds;
 * ``c`` — the UCB exploration constant (``ismcts``; 0.7, dix 0); ``worlds`` — how many worlds to
   draw per move and cycle through (0: a fresh one for every iteration; fewer trades diversity for
   speed, as OpenSpiel's ``max_world_samples``);
@@ -503,6 +511,7 @@ class _SearchAgent:
         estimate: str | None = None,
         width: int = 0,
         decisions: str | None = None,
+        deviate: float = 0.0,
         **unknown: Any,
     ):
         rollout_params = {k[len("rollout.") :]: unknown.pop(k) for k in [k for k in unknown if k.startswith("rollout.")]}
@@ -550,6 +559,7 @@ class _SearchAgent:
         self.decisions = _choice("decisions", decisions, tuple(kinds)) if decisions is not None else next(iter(kinds), None)
         self._decides = kinds.get(self.decisions) if self.decisions else None
         self.width = _count("width", width, 0)
+        self.deviate = _positive("deviate", deviate, allow_zero=True)
         self.c = _positive("c", rules.default_c if c is None else c, allow_zero=True)
         self.worlds = _count("worlds", worlds, 0)
         self.opponents = _choice("opponents", rules.default_opponents if opponents is None else opponents, OPPONENTS)
@@ -606,7 +616,10 @@ class _SearchAgent:
                 self.last_search = {"iterations": 0, "searched": False, "seconds": time.perf_counter() - start}
                 return action
         worlds = self._worlds(sample)
-        action, stats = self._search(seat, self._root_moves(legal, worlds), worlds, start)
+        moves = self._root_moves(legal, worlds)
+        action, stats = self._search(seat, moves, worlds, start)
+        if self.deviate:
+            stats["policy_move"] = moves[0]  # the move ``deviate`` keeps unless another is clearly better
         stats["seconds"] = time.perf_counter() - start
         self.last_search = stats
         return action
@@ -688,21 +701,32 @@ class _SearchAgent:
     def _root_moves(self, legal: list[int], world: Callable[[], Any]) -> list[int]:
         """The root moves to search: all legal ones, or (``width=k``) the rollout policy's move and
         the k - 1 others of best one-ply value on one world (the estimate of the position each
-        leaves, from the searching seat's side)."""
-        if not self.width or len(legal) <= self.width:
+        leaves, from the searching seat's side). With ``width`` or ``deviate`` the rollout
+        policy's move comes first (``_choose`` reads it there)."""
+        narrow = self.width and len(legal) > self.width
+        if not narrow and not self.deviate:
             return legal
         state = world()
         self._begin(state)
         first = self._rollout_action(state, legal)
-        ranked = []
-        for a in legal:
-            if a == first:
-                continue
-            after = state.clone()
-            after.apply_action(a)
-            ranked.append((-self._values(after, self._ended(after))[self._seat], a))
-        ranked.sort()
-        return [first] + [a for _, a in ranked[: self.width - 1]]
+        others = [a for a in legal if a != first]
+        if narrow:
+            ranked = []
+            for a in others:
+                after = state.clone()
+                after.apply_action(a)
+                ranked.append((-self._values(after, self._ended(after))[self._seat], a))
+            ranked.sort()
+            others = [a for _, a in ranked[: self.width - 1]]
+        return [first] + others
+
+    def _choose(self, moves: list[int], means: dict[int, float]) -> int:
+        """The best mean among moves played on the same worlds (ties: the lowest id); with
+        ``deviate``, the rollout policy's move (``moves[0]``) unless the best beats it by more."""
+        best = max(moves, key=lambda a: (means[a], -a))
+        if self.deviate and means[best] - means[moves[0]] <= self.deviate:
+            return moves[0]
+        return best
 
     def _rollout_action(self, state: Any, legal: list[int]) -> int:
         """The rollout policy's move among ``legal`` (two or more)."""
@@ -777,6 +801,8 @@ class ISMCTSAgent(_SearchAgent):
         self._halving_root = self.root == "halving"
         if self.width and self.root == "ucb":
             raise ValueError(f"search option width={self.width} needs root='paired' or root='halving' (a ucb root chooses among every legal move)")
+        if self.deviate and not self._paired_root:
+            raise ValueError(f"search option deviate={self.deviate} needs root='paired' (it compares means over the same worlds; got root={self.root!r})")
         if self._halving_root and self.iterations is None:
             raise ValueError("search option root='halving' splits a budget of iterations over its rounds; give iterations (seconds may be added as a limit)")
 
@@ -800,8 +826,8 @@ class ISMCTSAgent(_SearchAgent):
                 self._simulate(state.clone(), root, table, seat, first=a)
                 done += 1
         visits, means = _root_stats(root, legal)
-        if self._paired_root:  # the visits are equal (give or take one): the best mean, then the lowest id
-            action = max(legal, key=lambda a: (means[a], -a))
+        if self._paired_root:  # the visits are equal (give or take one): the best mean (``_choose``)
+            action = self._choose(legal, means)
         else:  # the most visited action; ties go to the better mean, then to the lowest id
             action = max(legal, key=lambda a: (visits[a], means[a], -a))
         return action, {"iterations": done, "nodes": len(table) + 1, "visits": visits, "means": means}
@@ -948,7 +974,7 @@ class PIMCAgent(_SearchAgent):
                 counts[a] += 1
                 done += 1
         means = {a: totals[a] / counts[a] if counts[a] else float("-inf") for a in legal}
-        action = max(legal, key=lambda a: (means[a], -a))
+        action = self._choose(legal, means)
         return action, {"iterations": done, "visits": counts, "means": means}
 
 
