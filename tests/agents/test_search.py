@@ -760,3 +760,67 @@ def test_game_estimate_plays_legal_games():
     agents = [make_agent("dix_de_suite", spec, env, seed=1), make_agent("dix_de_suite", "heuristic", env)]
     actions = play_game(env, agents, seed=2)  # every move checked legal
     assert env.unwrapped.state.is_terminal() and len(actions) > 50
+
+
+# --- deviate: SPARTA's rule, the rollout policy's move unless another is clearly better -----------
+DEVIATE_OPTIONS = "iterations=16,horizon=move,estimate=reply,rollout=heuristic,decisions=place,width=3"
+
+
+def _searched_placements(env, count: int):
+    """Observations of ``count`` placements with a choice, from random play on fixed seeds."""
+    found = []
+    for seed in range(60):
+        obs = _decision(env, seed=seed, skip=1 + 2 * (seed % 9))
+        if obs["action_mask"].sum() >= 2 and env.unwrapped.state.phase != PHASE_SOURCE:
+            found.append(seed)
+        if len(found) == count:
+            return found
+    raise AssertionError("too few placements with a choice")
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "pimc"])
+def test_a_deviation_threshold_above_any_gap_plays_the_rollout_policy(kind):
+    # Values are a share of the round's span: no mean beats another by 10, so the policy's move stays.
+    env = _env("dix_de_suite")
+    root = ",root=paired" if kind == "ismcts" else ""
+    agent = make_agent("dix_de_suite", f"{kind}:{DEVIATE_OPTIONS}{root},deviate=10", env, seed=0)
+    heuristic = make_agent("dix_de_suite", "heuristic", env)
+    for seed in _searched_placements(env, 8):
+        obs = _decision(env, seed=seed, skip=1 + 2 * (seed % 9))
+        assert agent.act(obs) == heuristic.act(obs) == agent.last_search["policy_move"]
+
+
+def test_a_deviation_threshold_keeps_the_policy_move_unless_the_best_beats_it_by_more():
+    env = _env("dix_de_suite")
+    kept = deviated = 0
+    for seed in _searched_placements(env, 20):
+        obs = _decision(env, seed=seed, skip=1 + 2 * (seed % 9))
+        plain = make_agent("dix_de_suite", f"ismcts:{DEVIATE_OPTIONS},root=paired", env, seed=4)  # same seed: same worlds
+        best = plain.act(obs)
+        means = plain.last_search["means"]
+        policy_move = make_agent("dix_de_suite", "heuristic", env).act(obs)
+        gap = means[best] - means[policy_move]
+        # A threshold just below the gap lets the search's best through; one just above keeps the policy's move.
+        low = make_agent("dix_de_suite", f"ismcts:{DEVIATE_OPTIONS},root=paired,deviate={gap / 2 if gap > 0 else 0}", env, seed=4)
+        high = make_agent("dix_de_suite", f"ismcts:{DEVIATE_OPTIONS},root=paired,deviate={gap + 1e-6}", env, seed=4)
+        assert high.act(obs) == policy_move and high.last_search["means"] == means
+        if gap > 0:
+            assert low.act(obs) == best
+            deviated += 1
+        else:
+            kept += 1
+    assert kept and deviated  # both cases were seen
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(deviate=-0.1), "deviate=-0.1; allowed: a number >= 0"),
+        (dict(deviate="high"), "deviate='high'; allowed: a number >= 0"),
+        (dict(deviate=0.05), "deviate=0.05 needs root='paired'"),  # dix_de_suite's root is ucb
+        (dict(deviate=0.05, root="halving"), "deviate=0.05 needs root='paired'.*got root='halving'"),
+    ],
+)
+def test_bad_deviation_thresholds_are_refused_by_name(params, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent("dix_de_suite", "ismcts", _env("dix_de_suite"), **params)
