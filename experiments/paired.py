@@ -25,13 +25,16 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from dixenv.agents.registry import parse_key_values
-from dixenv.experiments.tournament import Results, mean_ci, run_tournament, wilson_interval
+from dixenv.experiments.tournament import Results, mean_ci, run_tournament, to_jsonable, wilson_interval
 
 
 def paired(game: str, a: str, b: str, opponents: Sequence[str], games: int, options: dict[str, Any] | None = None,
-           seed: int = 0, workers: int | None = 1) -> dict[str, Any]:
-    """Play ``a`` and then ``b`` with ``opponents`` on the same games; their win shares and the paired difference."""
-    runs: dict[str, Results] = {}
+           seed: int = 0, workers: int | None = 1, runs: dict[str, Results] | None = None) -> dict[str, Any]:
+    """Play ``a`` and then ``b`` with ``opponents`` on the same games; their win shares and the paired difference.
+
+    ``runs``, if given, receives the two tournaments' ``Results`` (keys "a" and "b").
+    """
+    runs = {} if runs is None else runs
     for name, candidate in (("a", a), ("b", b)):
         runs[name] = run_tournament(game, [candidate, *opponents], games, options or {}, workers=workers, seed=seed)
     ra, rb = runs["a"], runs["b"]
@@ -94,9 +97,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="master seed of the deals (use one training never saw)")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", help="write the result as JSON here")
+    p.add_argument("--a-summary", metavar="PATH",
+                   help="also write candidate A's tournament summary here, as experiments.search_stats tournament "
+                        "writes it (its table reads it: win share, ms/move)")
     args = p.parse_args(argv)
+    runs: dict[str, Results] = {}
     try:
-        result = paired(args.game, args.a, args.b, args.opponents, args.games, parse_key_values(args.option), args.seed, args.workers)
+        result = paired(args.game, args.a, args.b, args.opponents, args.games, parse_key_values(args.option), args.seed,
+                        args.workers, runs=runs)
     except (ValueError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -106,6 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(result, indent=1, default=str) + "\n")
         print(f"wrote {args.out}")
+    if args.a_summary:
+        summary = runs["a"].summary_dict()
+        summary["kind"] = "tournament"  # the format of experiments.search_stats tournament
+        summary["opponent"] = " + ".join(sorted(set(args.opponents))) or "the env's own seats"
+        summary["command"] = result["command"]
+        Path(args.a_summary).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.a_summary).write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")
+        print(f"wrote {args.a_summary}")
     return 0
 
 

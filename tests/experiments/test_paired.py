@@ -42,3 +42,20 @@ def test_unpaired_games_are_refused(monkeypatch):
 def test_a_bad_agent_is_an_error_exit(capsys):
     assert P.main(["--game", "dix", "--option", "solo=True", "--a", "nobody", "--b", "random", "--games", "2"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_candidate_a_summary_is_a_search_stats_tournament_row(tmp_path):
+    from dixenv.experiments import search_stats
+
+    summary_path = tmp_path / "a.json"
+    code = P.main(["--game", "dix_de_suite", "--option", "target_score=80", "--a", "heuristic", "--b", "random",
+                   "--opponents", "random", "--games", "6", "--seed", "3", "--out", str(tmp_path / "p.json"),
+                   "--a-summary", str(summary_path)])
+    assert code == 0
+    result = json.loads((tmp_path / "p.json").read_text())
+    summary = json.loads(summary_path.read_text())
+    assert summary["kind"] == "tournament" and summary["opponent"] == "random" and summary["games"] == 6
+    me = summary["agents_summary"][summary["labels"][0]]
+    assert me["win_share"] == pytest.approx(result["a_win_share"])
+    row = search_stats.tournament_row(summary)
+    assert row.startswith("| dix_de_suite | `heuristic` | random ×1 | 6 |") and f"{result['a_win_share']:.3f}" in row
