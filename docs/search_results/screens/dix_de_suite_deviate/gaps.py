@@ -2,7 +2,10 @@
 in 2-player games (seeds 100, 101, ...) against the heuristic; at each searched placement this
 prints the gap (best mean - the policy move's mean, in win units [-1, 1]) and the time taken.
 
-    python docs/search_results/screens/dix_de_suite_deviate/gaps.py GAMES   # gaps.txt
+    python docs/search_results/screens/dix_de_suite_deviate/gaps.py 4            # gaps.txt
+    python docs/search_results/screens/dix_de_suite_deviate/gaps.py 4 race       # gaps_race.txt
+
+The second runs the same search with the race heuristic (the default one) as rollout policy.
 """
 import sys
 import time
@@ -13,9 +16,11 @@ from dixenv import dix_de_suite_v0
 from dixenv.agents.registry import make_agent
 
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+race = len(sys.argv) > 2 and sys.argv[2] == "race"
 env = dix_de_suite_v0.raw_env(num_players=2)
-spec = ("ismcts:iterations=64,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=4,root=paired,"
-        "rollout.secure=1,rollout.prefix_weight=0.3,deviate=1e-9")
+spec = "ismcts:iterations=64,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=4,root=paired,deviate=1e-9"
+if not race:
+    spec += ",rollout.secure=1,rollout.prefix_weight=0.3"
 agent = make_agent("dix_de_suite", spec, env, seed=1)
 heuristic = make_agent("dix_de_suite", "heuristic", env)
 gaps = []
@@ -35,6 +40,7 @@ for g in range(games):
             a = heuristic.act(obs)
         env.step(a)
 gaps = np.array(gaps)
+print(spec)
 print(f"{games} games, {len(gaps)} searched placements, {time.perf_counter() - start:.1f} s")
 for q in (0.5, 0.75, 0.9, 0.95, 0.99):
     print(f"gap quantile {q}: {np.quantile(gaps, q):.4f}")
