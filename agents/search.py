@@ -707,10 +707,10 @@ class _SearchAgent:
         if not narrow and not self.deviate:
             return legal
         state = world()
-        self._begin(state)
         first = self._rollout_action(state, legal)
         others = [a for a in legal if a != first]
         if narrow:
+            self._begin(state)  # the one-ply values are measured from this world
             ranked = []
             for a in others:
                 after = state.clone()

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from dixenv.agents.registry import parse_key_values
+from dixenv.experiments.search_stats import tournament_summary
 from dixenv.experiments.tournament import Results, mean_ci, run_tournament, to_jsonable, wilson_interval
 
 
@@ -115,9 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps(result, indent=1, default=str) + "\n")
         print(f"wrote {args.out}")
     if args.a_summary:
-        summary = runs["a"].summary_dict()
-        summary["kind"] = "tournament"  # the format of experiments.search_stats tournament
-        summary["opponent"] = " + ".join(sorted(set(args.opponents))) or "the env's own seats"
+        summary = tournament_summary(runs["a"], " + ".join(sorted(set(args.opponents))) or "the env's own seats")
         summary["command"] = result["command"]
         Path(args.a_summary).parent.mkdir(parents=True, exist_ok=True)
         Path(args.a_summary).write_text(json.dumps(to_jsonable(summary), indent=2) + "\n")

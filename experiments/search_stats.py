@@ -56,9 +56,15 @@ def tournament(game: str, agent: str, opponent: str, games: int, seed: int, opti
     specs = [agent] + [opponent] * (seats - 1)
     results = run_tournament(game, specs, games, options, workers=workers, seed=seed)
     print(results.table())
+    return tournament_summary(results, opponent if not solo else f"ALIX (difficulty {options.get('difficulty')})")
+
+
+def tournament_summary(results: Any, opponent: str) -> dict[str, Any]:
+    """A tournament's summary as ``table`` reads it: the first agent's row against ``opponent``
+    (also written by ``experiments.paired --a-summary``)."""
     summary = results.summary_dict()
     summary["kind"] = "tournament"
-    summary["opponent"] = opponent if not solo else f"ALIX (difficulty {options.get('difficulty')})"
+    summary["opponent"] = opponent
     return summary
 
 
