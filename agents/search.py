@@ -57,6 +57,11 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   ``game`` (2 players: ``reply``'s round-win chances turned into chances of winning the game,
   from the points each outcome leaves, ``_dix_de_suite_game_estimate``; it is scored with
   ``value=win``, the default with it, at any horizon);
+* ``round_win`` (dix_de_suite, with ``estimate=reply`` or ``game``) — how rack costs become each
+  seat's chance of sorting first: ``softmax`` (default: softmax(-cost / ``COST_TAU``)) or
+  ``fitted`` (2 players without ``two_player_run``: a logistic model in log(1 + cost) with a
+  tempo term for the seat to act, fitted to 150,000 decisions of the heuristic's self-play,
+  ``_dix_de_suite_sort_chances``);
 * ``decisions`` (dix_de_suite) — ``all`` (default) or ``place``: search only the placements (swap
   or discard), and play the source decision (draw or take) by the rollout policy;
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
@@ -114,6 +119,7 @@ from dixenv.games.le_dix.state import deal_points, max_total_points
 
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
+ROUND_WINS = ("softmax", "fitted")  # dix_de_suite: rack costs to chances of sorting first
 OPPONENTS = ("tree", "own", "policy")
 EXPANSIONS = ("random", "policy")
 ROOTS = ("ucb", "paired", "halving")
@@ -203,7 +209,7 @@ def _dix_de_suite_cost_estimate(agent: Any, state: Any) -> list[float]:
     Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
     75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
     """
-    return _dix_de_suite_points_from_costs(state, _dix_de_suite_costs(agent, state, reply=False))
+    return _dix_de_suite_points_from_costs(agent, state, _dix_de_suite_costs(agent, state, reply=False))
 
 
 def _dix_de_suite_reply_estimate(agent: Any, state: Any) -> list[float]:
@@ -217,7 +223,7 @@ def _dix_de_suite_reply_estimate(agent: Any, state: Any) -> list[float]:
     screen: docs/search.md). The expectation is exact, so no sampled draw adds noise; only the
     world (the other racks) is sampled.
     """
-    return _dix_de_suite_points_from_costs(state, _dix_de_suite_costs(agent, state, reply=True))
+    return _dix_de_suite_points_from_costs(agent, state, _dix_de_suite_costs(agent, state, reply=True))
 
 
 def _dix_de_suite_costs(agent: Any, state: Any, reply: bool) -> list[float]:
@@ -262,17 +268,14 @@ def _dix_de_suite_game_estimate(agent: Any, state: Any) -> list[float]:
         # The fresh racks' costs would put a deal's noise beside a banked round.
         chance = _dix_de_suite_game_value(values, goal, units[0], units[1])
         return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
-    costs = _dix_de_suite_costs(agent, state, reply=True)
-    low = min(costs)
-    weights = [math.exp((low - c) / COST_TAU) for c in costs]
-    total = sum(weights)
+    chances = _dix_de_suite_sort_chances(agent, state, _dix_de_suite_costs(agent, state, reply=True))
     prefix = [ascending_prefix(rack) for rack in state.racks]
     win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
     chance = 0.0  # seat 0's chance of winning the game
-    for sorter, weight in enumerate(weights):
+    for sorter, p in enumerate(chances):
         a = units[0] + (win if sorter == 0 else prefix[0])
         b = units[1] + (win if sorter == 1 else prefix[1])
-        chance += weight / total * _dix_de_suite_game_value(values, goal, a, b)
+        chance += p * _dix_de_suite_game_value(values, goal, a, b)
     return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
 
 
@@ -320,17 +323,34 @@ def _dix_de_suite_game_refusal(config: Any) -> str | None:
     return None
 
 
-def _dix_de_suite_points_from_costs(state: Any, costs: list[float]) -> list[float]:
-    """Expected round points: seat s wins with probability softmax(-cost / ``COST_TAU``) and
+def _dix_de_suite_points_from_costs(agent: Any, state: Any, costs: list[float]) -> list[float]:
+    """Expected round points: seat s wins with ``_dix_de_suite_sort_chances``'s probability and
     scores 75, else 5 per card of its ascending prefix."""
-    low = min(costs)
-    weights = [math.exp((low - c) / COST_TAU) for c in costs]
+    chances = _dix_de_suite_sort_chances(agent, state, costs)
+    return [p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack)
+            for p, rack in zip(chances, state.racks)]
+
+
+def _dix_de_suite_sort_chances(agent: Any, state: Any, costs: list[float]) -> list[float]:
+    """Each seat's chance of sorting its rack first, from the rack costs (``round_win`` option).
+
+    ``softmax``: softmax(-cost / ``COST_TAU``). ``fitted`` (2 players; the costs of ``reply``:
+    the seat to act already credited with its turn): softmax of -``DDS_FIT_SLOPE`` log(1 + cost),
+    plus ``DDS_FIT_TEMPO`` for the seat to act. Why: in the heuristic's self-play a cost gap
+    decides more the lower the costs (4 against 2 is nearly a lost round, 34 against 32 is not),
+    and the seat to act, having played its turn in the cost, has the other seat's turn to face
+    first; the softmax at 8 scored the held-out rounds worse (log-loss 0.600 against 0.547,
+    docs/search_results/screens/dix_de_suite_fit/fit.txt).
+    """
+    if agent.round_win == "fitted":
+        acting = state.current_player()
+        logits = [DDS_FIT_TEMPO * (s == acting) - DDS_FIT_SLOPE * math.log1p(max(c, 0.0)) for s, c in enumerate(costs)]
+    else:
+        logits = [-c / COST_TAU for c in costs]
+    high = max(logits)
+    weights = [math.exp(v - high) for v in logits]
     total = sum(weights)
-    out = []
-    for weight, rack in zip(weights, state.racks):
-        p = weight / total
-        out.append(p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack))
-    return out
+    return [w / total for w in weights]
 
 
 def _lis_length(values: list[int]) -> int:
@@ -457,6 +477,12 @@ GREEDY_TOP_BID = 3
 #: differed by about 16 between the quartiles in a screened game, so 2 nearly saturates it; a
 #: screen at 2 (with fewer worlds) lost far more than one at 8 (docs/search.md).
 COST_TAU = 8.0
+#: dix_de_suite ``round_win=fitted``: the logistic fit of the seat to act's chance of winning the
+#: round, sigmoid(TEMPO + SLOPE × log((1 + other's cost) / (1 + its cost after its turn))), on
+#: 90,917 source decisions of 600 games of the heuristic against itself (2 players, seeds
+#: 5000..5599; held out: 60,853 of 400 games, seeds 20000..20399). ``screens/dix_de_suite_fit/``.
+DDS_FIT_SLOPE = 2.2114
+DDS_FIT_TEMPO = -0.2363
 
 
 RULES: dict[str, SearchRules] = {
@@ -512,6 +538,7 @@ class _SearchAgent:
         width: int = 0,
         decisions: str | None = None,
         deviate: float = 0.0,
+        round_win: str | None = None,
         **unknown: Any,
     ):
         rollout_params = {k[len("rollout.") :]: unknown.pop(k) for k in [k for k in unknown if k.startswith("rollout.")]}
@@ -551,6 +578,17 @@ class _SearchAgent:
             raise ValueError(f"search option estimate={estimate!r}: {self.game_name} has no estimates (a simulation cut short counts what is scored)")
         self.estimate = _choice("estimate", estimate, tuple(estimates)) if estimate is not None else next(iter(estimates), None)
         self._estimate = estimates.get(self.estimate) if self.estimate else None
+        self.round_win = _choice("round_win", "softmax" if round_win is None else round_win, ROUND_WINS)
+        if round_win is not None and (self.game_name != "dix_de_suite" or self.estimate not in ("reply", "game")):
+            raise ValueError(
+                f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win chances: it needs "
+                f"game dix_de_suite with estimate='reply' or 'game' (got game {self.game_name!r}, estimate={self.estimate!r})"
+            )
+        if self.round_win == "fitted" and (raw.config.num_players != 2 or raw.config.two_player_run):
+            raise ValueError(
+                f"search option round_win='fitted' was fitted on 2-player games without two_player_run "
+                f"(num_players={raw.config.num_players}, two_player_run={raw.config.two_player_run}); use round_win='softmax'"
+            )
         self._turn = self.horizon in ("turn", "move")  # a turn boundary, scored by the estimate
         self._move = self.horizon == "move"
         kinds = rules.decisions or {}

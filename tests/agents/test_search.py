@@ -824,3 +824,51 @@ def test_a_deviation_threshold_keeps_the_policy_move_unless_the_best_beats_it_by
 def test_bad_deviation_thresholds_are_refused_by_name(params, message):
     with pytest.raises(ValueError, match=message):
         make_agent("dix_de_suite", "ismcts", _env("dix_de_suite"), **params)
+
+
+# --- round_win: how rack costs become chances of sorting first -------------------------------------
+def test_fitted_round_win_is_the_logistic_fit_in_log_costs_with_the_tempo_of_the_seat_to_act():
+    env = make_dix_de_suite({0: [2, 4, 6, 8, 10, 12, 14, 16, 18, 20][::-1], 1: [1, 3, 5, 7, 9, 30, 13, 15, 17, 19]},
+                            discard=11, draw=list(range(21, 30)), dealer=0)
+    state = env.unwrapped.state
+    assert state.current_player() == 1
+    fitted = make_agent("dix_de_suite", "ismcts:horizon=move,estimate=reply,round_win=fitted", env)
+    softmax = make_agent("dix_de_suite", "ismcts:horizon=move,estimate=reply", env)
+    assert softmax.round_win == "softmax"
+    costs = [12.0, 3.0]
+    p = S._dix_de_suite_sort_chances(fitted, state, costs)
+    acting = 1 / (1 + math.exp(-(S.DDS_FIT_TEMPO + S.DDS_FIT_SLOPE * math.log((1 + 12.0) / (1 + 3.0)))))
+    assert p[1] == pytest.approx(acting) and sum(p) == pytest.approx(1.0)
+    # Equal costs: the seat to act, its turn already counted, is behind by the tempo of the other's turn.
+    assert S._dix_de_suite_sort_chances(fitted, state, [5.0, 5.0])[1] == pytest.approx(1 / (1 + math.exp(-S.DDS_FIT_TEMPO)))
+    # The same gap decides more at low costs; the softmax gives both gaps the same chance.
+    assert S._dix_de_suite_sort_chances(fitted, state, [4.0, 2.0])[1] > S._dix_de_suite_sort_chances(fitted, state, [34.0, 32.0])[1]
+    low, high = (S._dix_de_suite_sort_chances(softmax, state, c)[1] for c in ([4.0, 2.0], [34.0, 32.0]))
+    assert low == pytest.approx(high) == pytest.approx(1 / (1 + math.exp(-2.0 / S.COST_TAU)))
+    # Both estimates read the chances: the game estimate's seat values move with the model.
+    assert S._dix_de_suite_reply_estimate(fitted, state) != S._dix_de_suite_reply_estimate(softmax, state)
+
+
+def test_fitted_round_win_plays_legal_games():
+    env = dix_de_suite_v0.raw_env(num_players=2, target_score=150)
+    spec = "ismcts:iterations=4,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=2,root=paired,round_win=fitted"
+    agents = [make_agent("dix_de_suite", spec, env, seed=1), make_agent("dix_de_suite", "heuristic", env)]
+    actions = play_game(env, agents, seed=2)
+    assert env.unwrapped.state.is_terminal() and len(actions) > 50
+
+
+@pytest.mark.parametrize(
+    "game, options, spec, message",
+    [
+        ("dix_de_suite", dict(num_players=2), "round_win=exact", "round_win='exact'; allowed: softmax, fitted"),
+        ("dix_de_suite", dict(num_players=2), "estimate=cost,round_win=fitted", "needs game dix_de_suite with estimate='reply' or 'game'.*estimate='cost'"),
+        ("dix_de_suite", dict(num_players=2), "round_win=softmax", "estimate='lis'"),  # the default estimate
+        ("dix_de_suite", dict(num_players=3), "estimate=reply,round_win=fitted", "fitted on 2-player games.*num_players=3"),
+        ("dix_de_suite", dict(num_players=2, two_player_run=True), "estimate=reply,round_win=fitted", "two_player_run=True"),
+        ("le_dix", dict(), "round_win=fitted", "got game 'le_dix'"),
+    ],
+)
+def test_bad_round_win_options_are_refused_by_name(game, options, spec, message):
+    env = {"dix_de_suite": dix_de_suite_v0, "le_dix": le_dix_v0}[game].raw_env(**options)
+    with pytest.raises(ValueError, match=message):
+        make_agent(game, f"ismcts:horizon=move,{spec}" if game == "dix_de_suite" else f"ismcts:{spec}", env)
