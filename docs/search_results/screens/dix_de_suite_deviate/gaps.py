@@ -6,6 +6,9 @@ prints the gap (best mean - the policy move's mean, in win units [-1, 1]) and th
     python docs/search_results/screens/dix_de_suite_deviate/gaps.py 4 race       # gaps_race.txt
 
 The second runs the same search with the race heuristic (the default one) as rollout policy.
+A search spec in place of ``race`` screens that search instead (``deviate=1e-9`` is added):
+
+    python docs/search_results/screens/dix_de_suite_deviate/gaps.py 4 ismcts:...,round_win=fitted
 """
 import sys
 import time
@@ -19,7 +22,9 @@ games = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 race = len(sys.argv) > 2 and sys.argv[2] == "race"
 env = dix_de_suite_v0.raw_env(num_players=2)
 spec = "ismcts:iterations=64,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=4,root=paired,deviate=1e-9"
-if not race:
+if len(sys.argv) > 2 and not race:
+    spec = sys.argv[2] + ",deviate=1e-9"
+elif not race:
     spec += ",rollout.secure=1,rollout.prefix_weight=0.3"
 agent = make_agent("dix_de_suite", spec, env, seed=1)
 heuristic = make_agent("dix_de_suite", "heuristic", env)

@@ -47,10 +47,21 @@ for model in ("diff", "log", "both"):
     w = fit(features(train, model), train["won"])
     p = 1 / (1 + np.exp(-features(test, model) @ w))
     print(f"{model}: weights {np.round(w, 4).tolist()}, test log-loss {logloss(p, y_test):.4f}")
-# calibration of the best simple model by cost-difference bins
+# calibration by cost-difference bins: the data, the softmax at 8, the fitted log model
+w_log = fit(features(train, "log"), train["won"])
+p_log = 1 / (1 + np.exp(-features(test, "log") @ w_log))
 diff = test["other"] - test["acting"]
 for lo, hi in ((-99, -10), (-10, -5), (-5, -2), (-2, 0), (0, 2), (2, 5), (5, 10), (10, 99)):
     sel = (diff >= lo) & (diff < hi)
     if sel.any():
         print(f"other - acting in [{lo}, {hi}): {sel.sum():6d} rows, acting wins {y_test[sel].mean():.3f}, "
-              f"tau-8 model {np.mean(1 / (1 + np.exp(-diff[sel] / 8))):.3f}")
+              f"tau-8 model {np.mean(1 / (1 + np.exp(-diff[sel] / 8))):.3f}, log model {p_log[sel].mean():.3f}")
+# the same gap at low and high costs: what the log model sees and the softmax does not
+low = np.minimum(test["other"], test["acting"])
+for lo, hi in ((1, 4), (-4, -1)):
+    for clo, chi in ((0, 6), (6, 15), (15, 999)):
+        sel = (diff >= lo) & (diff < hi) & (low >= clo) & (low < chi)
+        if sel.sum() > 50:
+            print(f"other - acting in [{lo}, {hi}), lower cost in [{clo}, {chi}): {sel.sum():6d} rows, "
+                  f"acting wins {y_test[sel].mean():.3f}, tau-8 model {np.mean(1 / (1 + np.exp(-diff[sel] / 8))):.3f}, "
+                  f"log model {p_log[sel].mean():.3f}")
