@@ -59,7 +59,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   ``value=win``, the default with it, at any horizon);
 * ``round_win`` (dix_de_suite, with ``estimate=reply`` or ``game``) — how rack costs become each
   seat's chance of sorting first: ``softmax`` (default: softmax(-cost / ``COST_TAU``)) or
-  ``fitted`` (2 players without ``two_player_run``: a logistic model in log(1 + cost) with a
+  ``fitted`` (2 players without ``two_player_run`` or ``run_bonus``: a logistic model in log(1 + cost) with a
   tempo term for the seat to act, fitted to 150,000 decisions of the heuristic's self-play,
   ``_dix_de_suite_sort_chances``);
 * ``decisions`` (dix_de_suite) — ``all`` (default) or ``place``: search only the placements (swap
@@ -584,10 +584,12 @@ class _SearchAgent:
                 f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win chances: it needs "
                 f"game dix_de_suite with estimate='reply' or 'game' (got game {self.game_name!r}, estimate={self.estimate!r})"
             )
-        if self.round_win == "fitted" and (raw.config.num_players != 2 or raw.config.two_player_run):
+        if self.round_win == "fitted" and (raw.config.num_players != 2 or raw.config.two_player_run or raw.config.run_bonus):
+            # Other seat counts change the race; the run variants add terms to the heuristic's cost.
             raise ValueError(
-                f"search option round_win='fitted' was fitted on 2-player games without two_player_run "
-                f"(num_players={raw.config.num_players}, two_player_run={raw.config.two_player_run}); use round_win='softmax'"
+                f"search option round_win='fitted' was fitted on 2-player games without two_player_run or run_bonus "
+                f"(num_players={raw.config.num_players}, two_player_run={raw.config.two_player_run}, "
+                f"run_bonus={raw.config.run_bonus}); use round_win='softmax'"
             )
         self._turn = self.horizon in ("turn", "move")  # a turn boundary, scored by the estimate
         self._move = self.horizon == "move"

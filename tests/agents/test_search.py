@@ -865,6 +865,7 @@ def test_fitted_round_win_plays_legal_games():
         ("dix_de_suite", dict(num_players=2), "round_win=softmax", "estimate='lis'"),  # the default estimate
         ("dix_de_suite", dict(num_players=3), "estimate=reply,round_win=fitted", "fitted on 2-player games.*num_players=3"),
         ("dix_de_suite", dict(num_players=2, two_player_run=True), "estimate=reply,round_win=fitted", "two_player_run=True"),
+        ("dix_de_suite", dict(num_players=2, run_bonus=True), "estimate=reply,round_win=fitted", "run_bonus=True"),
         ("le_dix", dict(), "round_win=fitted", "got game 'le_dix'"),
     ],
 )
