@@ -159,6 +159,10 @@ class SearchRules:
     #: that fails the test is the rollout policy's, unsearched (a test of None, or no option:
     #: every decision is searched).
     decisions: dict[str, Callable[[Any], bool] | None] | None = None
+    #: ``round_win`` option: ``(round_win, estimate, config)`` to why the game cannot use that way
+    #: of turning rack costs into round-win chances (a ``ValueError`` message), or None (none: the
+    #: game has no such option).
+    round_win_refusal: Callable[[str, str | None, Any], str | None] | None = None
     #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
     default_c: float = 0.7
     default_opponents: str = "tree"
@@ -320,6 +324,21 @@ def _dix_de_suite_game_refusal(config: Any) -> str | None:
         return (f"search option estimate='game' covers 2 players without teams or run_bonus "
                 f"(num_players={config.num_players}, teams={config.teams}, run_bonus={config.run_bonus}); "
                 f"use estimate='reply' or 'cost'")
+    return None
+
+
+def _dix_de_suite_round_win_refusal(round_win: str, estimate: str | None, config: Any) -> str | None:
+    """Why dix_de_suite's ``round_win`` option cannot be used here (None: it can): it turns rack
+    costs into round-win chances, so it needs an estimate that reads them (``reply``, ``game``),
+    and ``fitted`` only covers what was fitted (2 players; the run variants add terms to the
+    heuristic's cost)."""
+    if estimate not in ("reply", "game"):
+        return (f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win chances: it needs "
+                f"game dix_de_suite with estimate='reply' or 'game' (got estimate={estimate!r})")
+    if round_win == "fitted" and (config.num_players != 2 or config.two_player_run or config.run_bonus):
+        return (f"search option round_win='fitted' was fitted on 2-player games without two_player_run or run_bonus "
+                f"(num_players={config.num_players}, two_player_run={config.two_player_run}, "
+                f"run_bonus={config.run_bonus}); use round_win='softmax'")
     return None
 
 
@@ -493,6 +512,7 @@ RULES: dict[str, SearchRules] = {
          "reply": _dix_de_suite_reply_estimate, "game": _dix_de_suite_game_estimate},
         _dix_de_suite_greedy,
         win_estimates={"game": _dix_de_suite_game_refusal},
+        round_win_refusal=_dix_de_suite_round_win_refusal,
         # A turn is a source decision (draw or take) then a placement: ``decisions=place``
         # searches the placements only and leaves the source to the rollout policy.
         decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
@@ -579,18 +599,13 @@ class _SearchAgent:
         self.estimate = _choice("estimate", estimate, tuple(estimates)) if estimate is not None else next(iter(estimates), None)
         self._estimate = estimates.get(self.estimate) if self.estimate else None
         self.round_win = _choice("round_win", "softmax" if round_win is None else round_win, ROUND_WINS)
-        if round_win is not None and (self.game_name != "dix_de_suite" or self.estimate not in ("reply", "game")):
-            raise ValueError(
-                f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win chances: it needs "
-                f"game dix_de_suite with estimate='reply' or 'game' (got game {self.game_name!r}, estimate={self.estimate!r})"
-            )
-        if self.round_win == "fitted" and (raw.config.num_players != 2 or raw.config.two_player_run or raw.config.run_bonus):
-            # Other seat counts change the race; the run variants add terms to the heuristic's cost.
-            raise ValueError(
-                f"search option round_win='fitted' was fitted on 2-player games without two_player_run or run_bonus "
-                f"(num_players={raw.config.num_players}, two_player_run={raw.config.two_player_run}, "
-                f"run_bonus={raw.config.run_bonus}); use round_win='softmax'"
-            )
+        if round_win is not None:
+            if rules.round_win_refusal is None:
+                raise ValueError(f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win "
+                                 f"chances; got game {self.game_name!r}, which has none")
+            refusal = rules.round_win_refusal(self.round_win, self.estimate, raw.config)
+            if refusal:
+                raise ValueError(refusal)
         self._turn = self.horizon in ("turn", "move")  # a turn boundary, scored by the estimate
         self._move = self.horizon == "move"
         kinds = rules.decisions or {}

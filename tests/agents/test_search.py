@@ -845,7 +845,7 @@ def test_fitted_round_win_is_the_logistic_fit_in_log_costs_with_the_tempo_of_the
     assert S._dix_de_suite_sort_chances(fitted, state, [4.0, 2.0])[1] > S._dix_de_suite_sort_chances(fitted, state, [34.0, 32.0])[1]
     low, high = (S._dix_de_suite_sort_chances(softmax, state, c)[1] for c in ([4.0, 2.0], [34.0, 32.0]))
     assert low == pytest.approx(high) == pytest.approx(1 / (1 + math.exp(-2.0 / S.COST_TAU)))
-    # Both estimates read the chances: the game estimate's seat values move with the model.
+    # The reply estimate reads the chances: its seat values move with the model.
     assert S._dix_de_suite_reply_estimate(fitted, state) != S._dix_de_suite_reply_estimate(softmax, state)
 
 

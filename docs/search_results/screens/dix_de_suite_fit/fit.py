@@ -43,13 +43,13 @@ print(f"current (tau 8, no fit): test log-loss {logloss(p, y_test):.4f}")
 for tau in (2.0, 3.0, 4.0, 6.0):
     p = 1 / (1 + np.exp(-(test["other"] - test["acting"]) / tau))
     print(f"tau {tau}: test log-loss {logloss(p, y_test):.4f}")
+predictions = {}
 for model in ("diff", "log", "both"):
     w = fit(features(train, model), train["won"])
-    p = 1 / (1 + np.exp(-features(test, model) @ w))
+    p = predictions[model] = 1 / (1 + np.exp(-features(test, model) @ w))
     print(f"{model}: weights {np.round(w, 4).tolist()}, test log-loss {logloss(p, y_test):.4f}")
 # calibration by cost-difference bins: the data, the softmax at 8, the fitted log model
-w_log = fit(features(train, "log"), train["won"])
-p_log = 1 / (1 + np.exp(-features(test, "log") @ w_log))
+p_log = predictions["log"]
 diff = test["other"] - test["acting"]
 for lo, hi in ((-99, -10), (-10, -5), (-5, -2), (-2, 0), (0, 2), (2, 5), (5, 10), (10, 99)):
     sel = (diff >= lo) & (diff < hi)
