@@ -163,6 +163,10 @@ class SearchRules:
     #: of turning rack costs into round-win chances (a ``ValueError`` message), or None (none: the
     #: game has no such option).
     round_win_refusal: Callable[[str, str | None, Any], str | None] | None = None
+    #: ``belief`` option: named ways to move a ``sample_hidden`` world towards what the other seats'
+    #: play reveals, ``refine(world, seat, rng)`` in place; ``uniform`` (no refinement) is always
+    #: allowed and the default (none: the game has only ``uniform``).
+    beliefs: dict[str, Callable[[Any, int, np.random.Generator], Any]] | None = None
     #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
     default_c: float = 0.7
     default_opponents: str = "tree"
@@ -504,6 +508,14 @@ DDS_FIT_SLOPE = 2.2114
 DDS_FIT_TEMPO = -0.2363
 
 
+def _dix_de_suite_progress_belief(world: Any, seat: int, rng: np.random.Generator) -> Any:
+    """dix_de_suite ``belief=progress``: the other seats' hidden slots hold racks about as sorted as
+    their turns this round suggest (``dixenv.agents.dix_de_suite_belief``)."""
+    from dixenv.agents.dix_de_suite_belief import refine  # lazy: only this belief needs it
+
+    return refine(world, seat, rng)
+
+
 RULES: dict[str, SearchRules] = {
     "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
     "dix_de_suite": SearchRules(
@@ -513,6 +525,7 @@ RULES: dict[str, SearchRules] = {
         _dix_de_suite_greedy,
         win_estimates={"game": _dix_de_suite_game_refusal},
         round_win_refusal=_dix_de_suite_round_win_refusal,
+        beliefs={"progress": _dix_de_suite_progress_belief},
         # A turn is a source decision (draw or take) then a placement: ``decisions=place``
         # searches the placements only and leaves the source to the rollout policy.
         decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
@@ -559,6 +572,7 @@ class _SearchAgent:
         decisions: str | None = None,
         deviate: float = 0.0,
         round_win: str | None = None,
+        belief: str | None = None,
         **unknown: Any,
     ):
         rollout_params = {k[len("rollout.") :]: unknown.pop(k) for k in [k for k in unknown if k.startswith("rollout.")]}
@@ -606,6 +620,9 @@ class _SearchAgent:
             refusal = rules.round_win_refusal(self.round_win, self.estimate, raw.config)
             if refusal:
                 raise ValueError(refusal)
+        beliefs = rules.beliefs or {}
+        self.belief = _choice("belief", "uniform" if belief is None else belief, ("uniform", *beliefs))
+        self._refine = beliefs.get(self.belief)
         self._turn = self.horizon in ("turn", "move")  # a turn boundary, scored by the estimate
         self._move = self.horizon == "move"
         kinds = rules.decisions or {}
@@ -656,6 +673,8 @@ class _SearchAgent:
 
         def sample() -> Any:
             world = state.sample_hidden(seat, self.rng)
+            if self._refine is not None:  # ``belief``: what the other seats' play reveals
+                self._refine(world, seat, self.rng)
             if _settable_rng(world):
                 # The world's later deals come from the agent's generator: as random as the fresh
                 # one sample_hidden seeds, and building a generator costs more than a deal.
