@@ -50,10 +50,12 @@ import numpy as np
 
 RACK = 10
 #: β per turns the seat has played this round (0, 1, …; the last entry for every later turn),
-#: by number of players. Calibrated as the module docstring says (``docs/search.md`` has the
-#: command); 2 players.
+#: by number of players. Calibrated as the module docstring says, on 60 games of each table
+#: (``docs/search_results/screens/dix_de_suite_belief/calibrate.py calibrate PLAYERS 60 7000``).
 BETA: dict[int, tuple[float, ...]] = {
     2: (0.0, 0.76, 1.31, 1.82, 2.44, 2.79, 3.5, 3.73, 4.32, 4.63, 4.79),
+    3: (0.14, 0.61, 1.27, 1.78, 2.25, 2.71, 3.26, 3.73, 4.51, 5.06, 5.14),
+    4: (0.21, 0.76, 1.35, 1.89, 2.17, 2.68, 3.34, 3.81, 4.43, 4.55),
 }
 SWEEPS = 8  # proposals per hidden slot of the other seats
 WINDOW = 0.7  # share of proposals drawn from the cards that fit between the slot's neighbours
@@ -112,9 +114,6 @@ def refine(world: Any, seat: int, rng: np.random.Generator, sweeps: int = SWEEPS
     gap, node = _tables(d)
     racks = world.racks
     n_players = world.num_seats
-    table = BETA.get(n_players)
-    if table is None:
-        raise ValueError(f"the dix_de_suite belief is calibrated for {sorted(BETA)} players, not {n_players}")
     for _, places in world.hidden_places(seat):
         slots = [i for i, p in enumerate(places) if p[0] == "rack"]
         if not slots or len(places) < 2:

@@ -46,7 +46,8 @@ rollout (the policy's forward passes, the buffer) and the gradient updates; torc
 
 ``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
 game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
-random games, best of ``--rounds`` passes.
+random games, best of ``--rounds`` passes; for dix_de_suite also a ``belief=progress`` world
+(``sample_hidden`` then ``dix_de_suite_belief.refine``).
 """
 
 from __future__ import annotations
@@ -632,11 +633,15 @@ def search_positions(game: Any, options: dict, count: int, seed: int) -> list[An
     return states
 
 
-def search_costs(game: Any, options: dict, rounds: int, seed: int, count: int = 400) -> tuple[float, float]:
-    """(µs per ``clone()``, µs per ``sample_hidden(seat to act)``), best of ``rounds`` passes over the same positions."""
+def search_costs(game: Any, options: dict, rounds: int, seed: int, count: int = 400) -> tuple[float, float, float | None]:
+    """(µs per ``clone()``, µs per ``sample_hidden(seat to act)``, µs per ``belief=progress`` world
+    (dix_de_suite; None for the other games)), best of ``rounds`` passes over the same positions."""
     states = search_positions(game, options, count, seed)
     rng = np.random.default_rng(seed)
-    clone_best = sample_best = float("inf")
+    refine = None
+    if game.name == "dix_de_suite":
+        from dixenv.agents.dix_de_suite_belief import refine
+    clone_best = sample_best = belief_best = float("inf")
     for _ in range(rounds):
         t0 = time.perf_counter()
         for state in states:
@@ -645,14 +650,21 @@ def search_costs(game: Any, options: dict, rounds: int, seed: int, count: int = 
         for state in states:
             state.sample_hidden(state.current_player(), rng)
         t2 = time.perf_counter()
+        if refine is not None:
+            for state in states:
+                seat = state.current_player()
+                refine(state.sample_hidden(seat, rng), seat, rng)
+        t3 = time.perf_counter()
         clone_best = min(clone_best, (t1 - t0) / len(states))
         sample_best = min(sample_best, (t2 - t1) / len(states))
-    return 1e6 * clone_best, 1e6 * sample_best
+        belief_best = min(belief_best, (t3 - t2) / len(states))
+    return 1e6 * clone_best, 1e6 * sample_best, (1e6 * belief_best if refine is not None else None)
 
 
 def print_search_costs(names: list[str], players: list[int], rounds: int, seed: int) -> None:
     """The ``--search`` table: per game and player count, µs per clone() and per sample_hidden()."""
-    print(f"{'game':<14} {'n':>3}  {'clone µs':>9} {'sample_hidden µs':>17}   (per call, over 400 random-game positions, best of {rounds})")
+    print(f"{'game':<14} {'n':>3}  {'clone µs':>9} {'sample_hidden µs':>17} {'belief=progress µs':>19}   "
+          f"(per call, over 400 random-game positions, best of {rounds})")
     for name in names:
         try:
             _, game = load_game(name)
@@ -664,8 +676,9 @@ def print_search_costs(names: list[str], players: list[int], rounds: int, seed: 
                 game.make_config(num_players=n)
             except ValueError:
                 continue
-            clone_us, sample_us = search_costs(game, {"num_players": n}, rounds, seed)
-            print(f"{name:<14} {n:>3}  {clone_us:>9.1f} {sample_us:>17.1f}")
+            clone_us, sample_us, belief_us = search_costs(game, {"num_players": n}, rounds, seed)
+            belief = f"{belief_us:>19.1f}" if belief_us is not None else f"{'-':>19}"
+            print(f"{name:<14} {n:>3}  {clone_us:>9.1f} {sample_us:>17.1f} {belief}")
 
 
 # --- main -----------------------------------------------------------------------------------------

@@ -873,3 +873,67 @@ def test_bad_round_win_options_are_refused_by_name(game, options, spec, message)
     env = {"dix_de_suite": dix_de_suite_v0, "le_dix": le_dix_v0}[game].raw_env(**options)
     with pytest.raises(ValueError, match=message):
         make_agent(game, f"ismcts:horizon=move,{spec}" if game == "dix_de_suite" else f"ismcts:{spec}", env)
+
+
+# --- belief: worlds that model what the other seats' play reveals ---------------------------------
+BELIEF_SPEC = "ismcts:iterations=8,horizon=move,estimate=game,rollout=heuristic,decisions=place,width=2,root=paired,belief=progress"
+
+
+def test_progress_belief_refines_every_world_the_search_draws():
+    env = _env("dix_de_suite")
+    agent = make_agent("dix_de_suite", BELIEF_SPEC, env, seed=1)
+    assert agent.belief == "progress" and make_agent("dix_de_suite", "ismcts", env).belief == "uniform"
+    refined = []
+    real = agent._refine
+    agent._refine = lambda world, seat, rng: refined.append(seat) or real(world, seat, rng)
+    drawn = 0
+    for skip in range(12):
+        obs = _decision(env, seed=4, skip=skip)
+        if obs["action_mask"].sum() < 2:
+            continue
+        before = len(refined)
+        assert obs["action_mask"][agent.act(obs)] == 1
+        seat = int(env.unwrapped.agent_selection.rsplit("_", 1)[1])
+        assert set(refined[before:]) <= {seat}
+        drawn += len(refined) - before
+    assert drawn >= 8  # every world drawn, searched or not (decisions=place reads one to tell the kind)
+
+
+@pytest.mark.parametrize("spec", [BELIEF_SPEC, "pimc:iterations=6,rollout=greedy,depth=6,belief=progress"])
+def test_same_move_under_the_belief_when_only_hidden_facts_differ(spec):
+    env = _env("dix_de_suite")
+    differed = compared = 0
+    for skip in (3, 9, 15, 21):
+        obs = _decision(env, seed=20 + skip, skip=skip)
+        if obs["action_mask"].sum() < 2:
+            continue
+        twin = _hidden_twin(env, rng_seed=skip)
+        twin_obs = twin.observe(twin.agent_selection)
+        assert np.array_equal(obs["observation"], twin_obs["observation"])
+        differed += _hidden_facts(env.unwrapped.state) != _hidden_facts(twin.state)
+        a = make_agent("dix_de_suite", spec, env, seed=5).act(obs)
+        assert make_agent("dix_de_suite", spec, twin, seed=5).act(twin_obs) == a
+        compared += 1
+    assert differed >= 1 and compared >= 2
+
+
+def test_progress_belief_plays_legal_games_at_every_table():
+    for players in (2, 3, 4):
+        env = dix_de_suite_v0.raw_env(num_players=players, target_score=80, max_turns=200)
+        agents = [make_agent("dix_de_suite", "pimc:iterations=4,rollout=greedy,depth=4,belief=progress", env, seed=1)]
+        agents += [make_agent("dix_de_suite", "heuristic", env) for _ in range(players - 1)]
+        assert play_game(env, agents, seed=players)
+        assert env.unwrapped.state.current_player() < 0
+
+
+@pytest.mark.parametrize(
+    "game, spec, message",
+    [
+        ("dix_de_suite", "ismcts:belief=sorted", "belief='sorted'; allowed: uniform, progress"),
+        ("le_dix", "ismcts:belief=progress", "belief='progress'; allowed: uniform"),
+        ("dix", "pimc:belief=progress", "belief='progress'; allowed: uniform"),
+    ],
+)
+def test_bad_beliefs_are_refused_by_name(game, spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(game, spec, _env(game))
