@@ -62,6 +62,11 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   ``fitted`` (2 players without ``two_player_run`` or ``run_bonus``: a logistic model in log(1 + cost) with a
   tempo term for the seat to act, fitted to 150,000 decisions of the heuristic's self-play,
   ``_dix_de_suite_sort_chances``);
+* ``belief`` — how worlds are drawn: ``uniform`` (default: ``sample_hidden`` as it is, which takes
+  the other seats' choices to reveal nothing) or, dix_de_suite, ``progress``: each world is then
+  refined so that the other seats' hidden racks are about as sorted as their turns this round
+  suggest (``dixenv.agents.dix_de_suite_belief``; uniform worlds put a random rack where the other
+  seat, late in a round, holds a nearly sorted one);
 * ``decisions`` (dix_de_suite) — ``all`` (default) or ``place``: search only the placements (swap
   or discard), and play the source decision (draw or take) by the rollout policy;
 * ``width`` — search only this many root moves (0: all): the rollout policy's move and the others
