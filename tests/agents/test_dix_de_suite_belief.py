@@ -13,8 +13,10 @@ from dixenv.agents import dix_de_suite_belief as B
 from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
 from dixenv.dix_de_suite_v0 import raw_env
 from dixenv.games.dix_de_suite.game import GAME
-from tests.games.dix_de_suite.helpers import DESC_2, make, option_id, play, shuffle_hidden
-from tests.games.dix_de_suite.test_sample_hidden import CHI2_CRITICAL_0_001, OPTION_SETS, _as_data, _hidden_from, _mid_game_states
+from tests.games.dix_de_suite.helpers import DESC_2, make, option_id, play
+from tests.games.dix_de_suite.test_sample_hidden import (
+    CHI2_CRITICAL_0_001, OPTION_SETS, _as_data, _hidden_from, _mid_game_states, hidden_twins,
+)
 
 
 def _heuristic_states(players: int, games: int, seed: int):
@@ -64,13 +66,8 @@ def test_a_refined_world_keeps_the_seats_observation_and_legal_actions_and_is_a_
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
 def test_a_refined_world_depends_only_on_the_seats_information(options):
-    rng = np.random.default_rng(3)
     compared = 0
-    for i, state in enumerate(_mid_game_states(options, games=2, every=15)):
-        seat = i % state.num_seats
-        other = shuffle_hidden(state, seat, rng)
-        if _hidden_from(other, seat) == _hidden_from(state, seat):
-            continue
+    for i, state, other, seat in hidden_twins(options):
         worlds = []
         for s in (state, other):
             r = np.random.default_rng(i)

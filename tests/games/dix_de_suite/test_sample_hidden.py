@@ -105,15 +105,20 @@ def _as_data(state):
     return fields, state.clone().rng.integers(2**62, size=4).tolist()
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
-def test_a_sample_depends_only_on_the_seats_information(options):
+def hidden_twins(options):
+    """(index, state, twin, seat): mid-game states and copies that differ only in what ``seat`` cannot see."""
     rng = np.random.default_rng(3)
-    compared = 0
     for i, state in enumerate(_mid_game_states(options, games=2, every=15)):
         seat = i % state.num_seats
         other = shuffle_hidden(state, seat, rng)
-        if _hidden_from(other, seat) == _hidden_from(state, seat):
-            continue  # nothing hidden was moved
+        if _hidden_from(other, seat) != _hidden_from(state, seat):  # else nothing hidden was moved
+            yield i, state, other, seat
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=option_id)
+def test_a_sample_depends_only_on_the_seats_information(options):
+    compared = 0
+    for i, state, other, seat in hidden_twins(options):
         a = state.sample_hidden(seat, np.random.default_rng(i))
         b = other.sample_hidden(seat, np.random.default_rng(i))
         assert _as_data(a) == _as_data(b)
