@@ -51,7 +51,7 @@ from gymnasium.vector.utils import batch_space
 
 from dixenv.core.aec import as_action, legal_names, play_forced
 from dixenv.core.options import check_bool, is_int
-from dixenv.core.rewards import win_rewards
+from dixenv.core.rewards import score_values, win_rewards
 from dixenv.wrappers.single_agent import SingleAgentEnv, act_function, as_agent, reseed_agents
 
 #: The single-agent ids registered by ``import dixenv`` (any id whose env is a ``SingleAgentEnv`` works).
@@ -109,7 +109,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         aec = single.aec
         self._raw = aec
         self._game, self._config = aec.game, aec.config
-        self._auto_forced, self._points = aec.auto_forced, aec.reward_mode == "points"
+        self._auto_forced, self._reward_mode = aec.auto_forced, aec.reward_mode
         self._seats = [aec._seat_of[single.learner]] * int(num_envs)  # the learner's seat in each game
         self._raises = single.illegal_action == "raise"
         self._num_actions = num_actions = single.action_space.n
@@ -136,7 +136,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._rngs = [np.random.default_rng() for _ in range(n)]  # each game's engine generator, as the AEC's
         self._np_randoms: list[np.random.Generator | None] = [None] * n  # each game's Env.np_random (opponent seeds)
         self._legal: list[list[int]] = [[] for _ in range(n)]  # the player to act's legal actions, per game
-        self._last_score = [0.0] * n  # the learner's points when it last got the turn (reward="points")
+        self._last_scores: list[list[float]] = [[] for _ in range(n)]  # every seat's points when the learner was last paid
         self._ended = np.zeros(n, dtype=bool)  # episode over: reset on the next step (NEXT_STEP) or by reset_mask
         size = self.single_observation_space.shape[0]
         self._obs = np.zeros((n, size), dtype=np.float32)
@@ -194,7 +194,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             rewards[i], terminated[i], truncated[i] = self._outcome(i)
         rewards[illegal] = -1.0
         terminated[illegal] = True
-        self._note_scores(restarted)
         for i in restarted + moved + illegal:
             self._observe_learner(i)
         illegal_mask = np.zeros(n, dtype=bool)
@@ -254,6 +253,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._events[i] = events
         state = self._game.new_state(self._config, self._rngs[i], dict(scenario), events)
         self._states[i] = state
+        self._last_scores[i] = list(state.scores())  # before any move: what the moves below score is paid too
         self._legal[i] = self._advance(state, events)
         if seed is not None:
             reseed_agents(self._resettable[i], self._np_randoms[i])
@@ -263,7 +263,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def _after_start(self, slots: list[int]) -> None:
         """Play the opponents of freshly dealt games up to the learner's first turn; observe."""
         self._run_opponents(slots)
-        self._note_scores(slots)  # nothing is scored before the learner's first move
         for i in slots:
             self._observe_learner(i)
 
@@ -293,25 +292,22 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return play_forced(state, events) if self._auto_forced else state.legal_actions()
 
     def _outcome(self, i: int) -> tuple[float, bool, bool]:
-        """Game ``i``'s learner reward since its last turn, and whether it ended (terminated, truncated)."""
+        """Game ``i``'s learner reward since it was last paid, and whether it ended (terminated, truncated).
+
+        The first payment of an episode includes what was scored before the learner's first decision.
+        """
         state, seat = self._states[i], self._seats[i]
         reward = 0.0
-        if self._points:
+        if self._reward_mode != "win":
             # Game points are integers, so one difference equals the single env's sum of per-move ones.
-            score = state.scores()[seat]
-            reward = float(score - self._last_score[i])
-            self._last_score[i] = score
+            scores, teams, mode = list(state.scores()), state.teams(), self._reward_mode
+            reward = score_values(mode, scores, teams)[seat] - score_values(mode, self._last_scores[i], teams)[seat]
+            self._last_scores[i] = scores
         if state.is_terminal():
-            if not self._points:
+            if self._reward_mode == "win":
                 reward = win_rewards(state.ranking_keys(), state.teams())[seat]
             return reward, True, False
         return reward, False, state.is_truncated()
-
-    def _note_scores(self, slots: list[int]) -> None:
-        """Remember the learner's points at the start of its episode (``reward="points"``)."""
-        if self._points:
-            for i in slots:
-                self._last_score[i] = self._states[i].scores()[self._seats[i]]
 
     def _observe_learner(self, i: int) -> None:
         """Write game ``i``'s learner observation and mask into row ``i``."""

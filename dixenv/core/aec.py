@@ -19,7 +19,7 @@ from dixenv.core.events import Event
 from dixenv.core.game import Game, GameState
 from dixenv.core.layout import Layout
 from dixenv.core.options import check_bool, check_choice, is_int
-from dixenv.core.rewards import REWARD_MODES, margins, win_rewards
+from dixenv.core.rewards import REWARD_MODES, score_values, win_rewards
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2
@@ -159,6 +159,9 @@ class CardGameEnv(AECEnv):
         self._last_scores = list(self.state.scores())
         self._play_forced()
         self._after_move()
+        # What the moves played here scored (forced moves, ALIX's turns) is each agent's from the
+        # start: last() reports it at the agent's first observation, so a game pays its full result.
+        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -240,11 +243,9 @@ class CardGameEnv(AECEnv):
         state = self.state
         rewards = dict.fromkeys(self.agents, 0.0)
         if self.reward_mode in ("points", "margin"):  # paid as the scores change
-            scores = state.scores()
-            now, before = scores, self._last_scores
-            if self.reward_mode == "margin":
-                teams = state.teams()
-                now, before = margins(scores, teams), margins(before, teams)
+            scores, teams = state.scores(), state.teams()
+            now = score_values(self.reward_mode, scores, teams)
+            before = score_values(self.reward_mode, self._last_scores, teams)
             for a in self.agents:
                 s = self._seat_of[a]
                 rewards[a] = float(now[s] - before[s])

@@ -41,3 +41,15 @@ def margins(scores: list[int] | list[float], teams: list[int] | None = None) -> 
         rivals = [v for o, v in enumerate(scores) if o != s and (teams is None or teams[o] != teams[s])]
         out.append(float(own - max(rivals)) if rivals else 0.0)
     return out
+
+
+def score_values(mode: str, scores: list[int] | list[float], teams: list[int] | None) -> list[float]:
+    """Per seat, what a score-paid mode counts: the seat's points (``"points"``) or its lead (``"margin"``).
+
+    Both modes pay the change of this value at every move, so over a game a seat earns its final value.
+    """
+    if mode == "points":
+        return [float(v) for v in scores]
+    if mode == "margin":
+        return margins(scores, teams)
+    raise ValueError(f"reward mode {mode!r} is not paid from scores; score-paid modes: ['points', 'margin']")

@@ -8,7 +8,9 @@ or a plain callable of the observation dict). Short names such as ``"random"`` o
 
 Observation: the flat float32 vector. The legal actions are ``action_masks()`` (the sb3-contrib
 MaskablePPO convention) and ``info["action_mask"]``. Reward: the learner's reward from the
-underlying game (``reward="win"`` or ``"points"``), summed over the opponents' moves in between.
+underlying game (``reward="win"``, ``"points"`` or ``"margin"``), summed over the opponents' moves in
+between; what the learner earned before its first decision is paid with its first step, so an
+episode pays its full result.
 An illegal action, as in PettingZoo classic, ends the episode with reward −1 and
 ``info["illegal_action"] = True`` (``illegal_action="raise"`` raises ``ValueError`` naming it
 and the legal actions instead).
@@ -70,13 +72,17 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = aec_env.observation_space(learner)["observation"]
         self.action_space = aec_env.action_space(learner)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._unpaid = 0.0  # the learner's reward from before its first decision, paid with its first step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self.aec.reset(seed=seed, options=options)
         if seed is not None:  # opponents' own randomness follows the seed too, for reproducible episodes
             reseed_agents(self._resettable, self.np_random)
-        self._play_opponents()  # nothing is scored before the learner's first move
+        self._play_opponents()
+        # What the learner earned before its first decision (the moves the environment and the
+        # opponents played) is paid with its first step's reward: over an episode it gets its full result.
+        self._unpaid = float(self.aec._cumulative_rewards[self.learner])
         obs = self._observe()
         return obs, {"action_mask": self._mask.copy()}
 
@@ -88,7 +94,8 @@ class SingleAgentEnv(gymnasium.Env):
             obs = self._observe()
             return obs, -1.0, True, False, {"action_mask": self._mask.copy(), "illegal_action": True}
         self.aec.step(action)
-        reward = self.aec.rewards[self.learner]
+        reward = self._unpaid + self.aec.rewards[self.learner]
+        self._unpaid = 0.0
         more, terminated, truncated = self._play_opponents()
         obs = self._observe()
         return obs, float(reward + more), terminated, truncated, {"action_mask": self._mask.copy()}
