@@ -11,6 +11,7 @@ The AEC adapter (``dixenv.core.aec``) and the Gymnasium wrappers only talk to th
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
@@ -87,6 +88,11 @@ class Observer(Protocol):
         """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""
 
 
+def all_seats(config: Any) -> range:
+    """Every seat is an agent (``Game.agent_seats``' default)."""
+    return range(config.num_players)
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything the adapters need to know about one game, independent of any option values.
@@ -104,4 +110,4 @@ class Game:
     num_actions: Callable[[Any], int]
     action_to_string: Callable[[Any, int], str]
     string_to_action: Callable[[Any, str], int]
-    agent_seats: Callable[[Any], Sequence[int]] = lambda config: range(config.num_players)
+    agent_seats: Callable[[Any], Sequence[int]] = all_seats

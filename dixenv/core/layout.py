@@ -48,15 +48,27 @@ class Layout:
         self.low = np.empty(self.size, dtype=np.float32)
         self.high = np.empty(self.size, dtype=np.float32)
         self.slices: dict[str, slice] = {}
-        self.views: dict[str, np.ndarray] = {}
         start = 0
         for p in pieces:
             s = slice(start, start + p.size)
             self.slices[p.name] = s
-            self.views[p.name] = self.tensor[s].reshape(p.shape)
             self.low[s] = p.low
             self.high[s] = p.high
             start += p.size
+        self._make_views()
+
+    def _make_views(self) -> None:
+        """One reshaped view of ``tensor`` per piece (``views``, ``layout[name]``)."""
+        self.views: dict[str, np.ndarray] = {p.name: self.tensor[self.slices[p.name]].reshape(p.shape) for p in self.pieces}
+
+    # A copy (``copy.deepcopy``, ``pickle``) copies each view as an array of its own, no longer a
+    # view of the copied tensor: keep the tensor and rebuild the views on it.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "views"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._make_views()
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.views[name]

@@ -222,6 +222,10 @@ def _count_tables(config: DixConfig) -> tuple[tuple[np.ndarray, ...], np.ndarray
     return tuple(tables[:-1]), tables[-1]
 
 
+#: What ``DixObserver._attach`` rebuilds (views of the tensor, tables shared by the config's observers).
+_ATTACHED = frozenset({"_index", "_scale", "_counts", "_rest"})
+
+
 class DixObserver:
     """Fills a preallocated tensor with what a seat may know (``set_from``)."""
 
@@ -230,10 +234,24 @@ class DixObserver:
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
         self._off = {p.name: self.layout.slices[p.name].start for p in self.layout.pieces}
-        self._index, self._scale = _count_tables(config)
+        self._rules = [float(config.bust_buy), float(config.solo), config.difficulty / 10.0]
+        self._attach()
+
+    def _attach(self) -> None:
+        """The config's shared count tables, and the count and rest parts of ``tensor`` as views of it."""
+        self._index, self._scale = _count_tables(self.config)
         self._counts = self.tensor[: len(self._scale)]
         self._rest = self.tensor[len(self._scale) :]
-        self._rules = [float(config.bust_buy), float(config.solo), config.difficulty / 10.0]
+
+    # A copy (``copy.deepcopy``, ``pickle``) would copy the views as arrays of their own, detached
+    # from the copied tensor (so set_from would never write those parts of it), and the shared
+    # tables as private copies: copy the rest, then attach both again.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in _ATTACHED}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach()
 
     def set_from(self, state: DixState, seat: int) -> None:
         """Write what ``seat`` may know of ``state`` into ``self.tensor`` (all of it is public but the pile order)."""

@@ -35,6 +35,11 @@ def new_state(
     return DixDeSuiteState(config, rng, deck=deck, dealer=dealer, events=events)
 
 
+# Module-level functions, not lambdas, so that the record and every env holding it pickle.
+def _num_actions(config: DixDeSuiteConfig) -> int:
+    return A.NUM_ACTIONS
+
+
 def _action_to_string(config: DixDeSuiteConfig, action: int) -> str:
     return A.action_to_string(action)
 
@@ -48,7 +53,7 @@ GAME = Game(
     make_config=make_config,
     new_state=new_state,
     make_observer=make_observer,
-    num_actions=lambda config: A.NUM_ACTIONS,
+    num_actions=_num_actions,
     action_to_string=_action_to_string,
     string_to_action=_string_to_action,
 )

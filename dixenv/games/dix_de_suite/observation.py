@@ -175,6 +175,10 @@ def _depth_values(pile_max: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple((size - i) / p for i in range(size)) for size in range(pile_max + 1))
 
 
+#: What ``DixDeSuiteObserver._attach`` rebuilds (views of the tensor, shared tables, a cache).
+_ATTACHED = frozenset({"_unseen", "_card_pool", "_slot_pool", "_depths", "_tables"})
+
+
 class DixDeSuiteObserver:
     """Fills one preallocated float32 tensor with what a seat may know (``set_from``)."""
 
@@ -186,11 +190,7 @@ class DixDeSuiteObserver:
         self._n, self._d = n, d
         self._p = float(d - RACK_SIZE * n + 1)
         off = {name: s.start for name, s in self.layout.slices.items()}
-        self._unseen = self.layout["unseen"]
-        self._card_pool = self.layout["card_pool"]
-        self._slot_pool = self.layout["slot_pool"]
         self._rows = [np.array([(seat + r) % n for r in range(n)]) for seat in range(n)]  # relative seat order
-        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._variants = [
             float(config.reshuffle),
             float(config.two_player_run),
@@ -228,7 +228,27 @@ class DixDeSuiteObserver:
         self._scale = [c / d for c in range(d + 1)]  # card -> card / D
         self._round_scale = 1.0 / max_rounds(config)
         self._points_scale = 1.0 / max_round_points(config.run_bonus)
-        self._depths = _depth_values(d - RACK_SIZE * n + 1)
+        self._attach()
+
+    def _attach(self) -> None:
+        """The pool pieces as views of ``tensor`` (written whole by ``_set_pools``), the depth values
+        shared by every observer of the config, and an empty cache of pool tables."""
+        t, sl = self.tensor, self.layout.slices
+        self._unseen = t[sl["unseen"]]
+        self._card_pool = t[sl["card_pool"]]
+        self._slot_pool = t[sl["slot_pool"]].reshape(self._n, RACK_SIZE)
+        self._depths = _depth_values(self._d - RACK_SIZE * self._n + 1)
+        self._tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    # A copy (``copy.deepcopy``, ``pickle``) would copy the views as arrays of their own, detached
+    # from the copied tensor (so set_from would never write the pools into it): copy the rest, then
+    # attach the views again (and the shared depths; the pool tables are a cache, rebuilt on use).
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in _ATTACHED}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._attach()
 
     def set_from(self, state: DixDeSuiteState, seat: int) -> None:
         """Fill ``tensor`` in place with what ``seat`` may know of ``state``."""
