@@ -11,8 +11,15 @@ A saved policy is two small files side by side:
 Acting needs numpy only: the forward pass of a multilayer perceptron is a few matrix products,
 written here by hand because loading torch into every tournament worker (and into ``dixenv.play``)
 would cost seconds and hundreds of megabytes for what is, at these sizes, microseconds of work.
-Stable-Baselines3 / sb3-contrib models are exported with ``export_sb3``; their own ``.zip`` files
-load too (``policy:model.zip``), through sb3-contrib, when it is installed.
+Stable-Baselines3 / sb3-contrib models are exported with ``export_sb3``. Their own ``.zip`` files are
+never loaded by name (``policy:model.zip`` is refused with a ``ValueError``): an SB3 zip holds
+pickles, and unpickling runs whatever code the file carries. A zip you made yourself can be converted
+once, explicitly, with ``load_sb3_zip_unsafe(path).save(stem)`` (the name says what it risks).
+
+Loading a policy file runs no code from it: the weights are read with ``np.load(...,
+allow_pickle=False)`` and the metadata as JSON, and every metadata field and every array (present,
+floating-point, finite, shapes chained from ``obs_size`` to ``num_actions``) is checked when the file
+is loaded. A damaged or inconsistent file gives a ``ValueError`` that names the file and the problem.
 
 A policy trained with an advisor's hint (``"hint": "heuristic"`` in its metadata,
 ``dixenv.agents.hints``) has the advisor's move, one-hot, after the observation among its inputs;
@@ -59,6 +66,7 @@ class Policy:
     def __post_init__(self) -> None:
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {self.activation!r}; known: {sorted(ACTIVATIONS)}")
+        _check_chain(self.weights, "the policy's weights")
         self._act = ACTIVATIONS[self.activation]
         # Transposed once, float32: rows of observations times (in, out) matrices.
         self._layers = [(np.ascontiguousarray(w.T, dtype=np.float32), b.astype(np.float32)) for w, b in self.weights]
@@ -97,30 +105,36 @@ class Policy:
     def save(self, path: str | Path) -> tuple[Path, Path]:
         """Write ``NAME.npz`` and ``NAME.json``; returns both paths."""
         npz, meta = policy_paths(path)
-        npz.parent.mkdir(parents=True, exist_ok=True)
         arrays = {}
         for i, (w, b) in enumerate(self.weights):
             arrays[f"W{i}"] = np.asarray(w, dtype=np.float32)
             arrays[f"b{i}"] = np.asarray(b, dtype=np.float32)
-        np.savez_compressed(npz, **arrays)
         metadata = {**self.metadata, "format": FORMAT, "activation": self.activation,
                     "layers": [int(w.shape[0]) for w, _ in self.weights]}
+        # Never write what ``load`` would refuse (metadata as ``policy_metadata`` makes it, weights that fit it).
+        check_metadata(metadata, f"cannot save the policy as {meta}")
+        check_arrays(arrays, metadata, f"cannot save the policy as {npz}")
+        npz.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(npz, **arrays)
         meta.write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
         return npz, meta
 
     @classmethod
     def load(cls, path: str | Path) -> "Policy":
-        """Read a policy saved by ``save`` (``ValueError`` naming the file if it is missing or not one)."""
+        """Read a policy saved by ``save``; no code from the files runs (no pickles).
+
+        ``ValueError`` naming the file if it is missing, an SB3 ``.zip`` (see ``load_sb3_zip_unsafe``),
+        unreadable, or inconsistent: every metadata field and every array is checked here.
+        """
+        if Path(path).suffix.lower() == ".zip":
+            _refuse_zip(path)
         npz, meta = policy_paths(path)
         for p in (npz, meta):
             if not p.exists():
                 raise ValueError(f"no saved policy at {p}: a policy is NAME.npz (weights) beside NAME.json (metadata)")
-        metadata = json.loads(meta.read_text())
-        if metadata.get("format") != FORMAT:
-            raise ValueError(f"{meta} is not a dixenv policy (format {metadata.get('format')!r}, expected {FORMAT!r})")
-        with np.load(npz) as data:
-            count = len(metadata["layers"])
-            weights = [(data[f"W{i}"], data[f"b{i}"]) for i in range(count)]
+        metadata = read_metadata(meta)
+        arrays = read_arrays(npz, metadata, meta)
+        weights = [(arrays[f"W{i}"], arrays[f"b{i}"]) for i in range(len(metadata["layers"]))]
         return cls(weights, metadata["activation"], metadata)
 
 
@@ -224,37 +238,237 @@ def check_compatible(metadata: dict[str, Any], env: Any, where: str) -> None:
 
 
 def _load_any(path: str | Path) -> Policy:
-    """A dixenv policy file, or an SB3 ``.zip`` (converted in memory; needs the train extra).
+    """A dixenv policy file (``NAME.npz`` + ``NAME.json``); an SB3 ``.zip`` is refused (``ValueError``).
 
     Loaded once per process and file version (tournaments build an agent for every game).
     """
     path = Path(path)
-    files = [path] if path.suffix == ".zip" else list(policy_paths(path))
-    stamp = tuple(p.stat().st_mtime_ns if p.exists() else None for p in files)
+    if path.suffix.lower() == ".zip":
+        _refuse_zip(path)
+    stamp = tuple(p.stat().st_mtime_ns if p.exists() else None for p in policy_paths(path))
     return _load_cached(str(path), stamp)
 
 
 @functools.lru_cache(maxsize=32)
 def _load_cached(path: str, stamp: tuple) -> Policy:
-    path_ = Path(path)
-    if path_.suffix == ".zip":
-        return _from_sb3_zip(path_)
-    return Policy.load(path_)
+    return Policy.load(Path(path))
 
 
-def _from_sb3_zip(path: Path) -> Policy:
+def _refuse_zip(path: str | Path) -> None:
+    """The ``ValueError`` for an SB3 ``.zip`` given where a policy file is expected."""
+    raise ValueError(
+        f"{path}: SB3 .zip models are not loaded by name (policy:PATH, make_agent, Policy.load): loading one "
+        "unpickles its contents, and a pickle can run any code stored in the file. Play a dixenv policy file "
+        "instead (NAME.npz + NAME.json, plain arrays and JSON): experiments.train writes final.npz/final.json "
+        "beside its model.zip (play policy:RUN/final); for another model, export it with "
+        "dixenv.agents.policy.export_sb3(model, PATH, metadata) (or, for a zip you made yourself and trust, "
+        "load_sb3_zip_unsafe(ZIP).save(PATH)) and play policy:PATH."
+    )
+
+
+def load_sb3_zip_unsafe(path: str | Path, metadata: dict[str, Any] | None = None) -> Policy:
+    """UNSAFE, RUNS CODE FROM THE FILE: an SB3 / sb3-contrib ``MaskablePPO`` ``.zip`` as a ``Policy``.
+
+    An SB3 zip stores its settings as pickles (cloudpickle) and ``MaskablePPO.load`` unpickles them:
+    unpickling executes whatever code the file's author put in it. Call this only on a file you made
+    yourself or trust as much as a program you would run; never on a downloaded or shared model.
+    Nothing loads zips by name (``policy:PATH``, ``make_agent``, the command lines refuse them); convert
+    a trusted one once, ``load_sb3_zip_unsafe("run/model.zip").save("run/policy")``, and play the
+    resulting ``policy:run/policy`` (numpy arrays and JSON: no code) from then on.
+
+    ``metadata``: the policy's metadata (``policy_metadata``); by default read from ``PATH.json`` beside
+    the zip. Needs the train extra (sb3-contrib).
+    """
+    path = Path(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as exc:
         raise ImportError(f"loading the SB3 model {path} needs the train extra: pip install 'dixenv[train]'") from exc
-    meta_path = path.with_suffix(".json")
-    if not meta_path.exists():
-        raise ValueError(f"{path} has no metadata file {meta_path} (env id, options, layout); save models with experiments.train")
+    if metadata is None:
+        meta_path = path.with_suffix(".json")
+        if not meta_path.exists():
+            raise ValueError(f"{path} has no metadata file {meta_path} (env id, options, layout); save models with experiments.train")
+        metadata = read_metadata(meta_path)
     import tempfile
 
     model = MaskablePPO.load(path, device="cpu")
     with tempfile.TemporaryDirectory() as tmp:
-        return Policy.load(export_sb3(model, Path(tmp) / "policy", json.loads(meta_path.read_text()))[0])
+        return Policy.load(export_sb3(model, Path(tmp) / "policy", metadata)[0])
+
+
+# -- checking policy files -------------------------------------------------------------------------
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+#: Metadata fields every policy file has besides ``format``: name -> (check, what it must be).
+_FIELDS: dict[str, tuple[Any, Any]] = {
+    "activation": (lambda v: isinstance(v, str) and v in ACTIVATIONS, f"one of {sorted(ACTIVATIONS)}"),
+    "layers": (lambda v: isinstance(v, list) and len(v) > 0 and all(_is_count(x) for x in v),
+               "a non-empty list of layer sizes (positive integers), the last one num_actions"),
+    "obs_size": (_is_count, "a positive integer (the observation's length)"),
+    "num_actions": (_is_count, "a positive integer (the action count)"),
+    "game": (lambda v: isinstance(v, str) and v in _games(), lambda: f"one of the games {list(_games())}"),
+    "env_id": (_is_name, "a Gymnasium id such as 'dixenv/Dix-v0'"),
+    "options": (lambda v: isinstance(v, dict), "a JSON object of env options"),
+    "layout": (_is_name, "the observation layout's fingerprint (a string)"),
+}
+
+
+def _games() -> tuple[str, ...]:
+    from dixenv.agents.registry import GAMES  # lazy: the registry names every agent module
+
+    return GAMES
+
+
+def read_metadata(meta: Path) -> dict[str, Any]:
+    """The checked metadata of a policy file ``NAME.json`` (``ValueError`` naming the file and the problem)."""
+    meta = Path(meta)
+    try:
+        text = meta.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{meta} is not UTF-8 text, so not a policy's JSON metadata ({exc})") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read the policy metadata {meta}: {exc}") from None
+    if not text.strip():
+        raise ValueError(f"{meta} is empty: expected the policy's metadata, a JSON object (damaged or truncated file?)")
+    try:
+        metadata = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{meta} is not valid JSON ({exc}): expected the policy's metadata, a JSON object") from None
+    if not isinstance(metadata, dict):
+        raise ValueError(f"{meta} holds a JSON {type(metadata).__name__}, not an object of policy metadata "
+                         "(format, layers, activation, obs_size, num_actions, game, env_id, options, layout)")
+    check_metadata(metadata, str(meta))
+    return metadata
+
+
+def check_metadata(metadata: dict[str, Any], where: str) -> None:
+    """``ValueError`` (starting with ``where``) unless ``metadata`` has every field a policy file needs, each valid."""
+    if not isinstance(metadata, dict):
+        raise ValueError(f"{where}: the metadata is a {type(metadata).__name__}, not a dict")
+    fmt = metadata.get("format")
+    if fmt != FORMAT:
+        raise ValueError(f"{where} is not a dixenv policy (format {fmt!r}, expected {FORMAT!r})")
+    for name, (ok, expected) in _FIELDS.items():
+        expected = expected() if callable(expected) else expected
+        if name not in metadata:
+            raise ValueError(f"{where}: the metadata has no {name!r}; expected {expected}")
+        if not ok(metadata[name]):
+            raise ValueError(f"{where}: {name} is {_short(metadata[name])}; expected {expected}")
+    if metadata["layers"][-1] != metadata["num_actions"]:
+        raise ValueError(f"{where}: the last of layers {metadata['layers']} is the action head and must be "
+                         f"num_actions {metadata['num_actions']}")
+    hint = metadata.get("hint")
+    if hint is not None:
+        from dixenv.agents.hints import check_advisor
+
+        try:
+            check_advisor(hint)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    if "training" in metadata and not isinstance(metadata["training"], dict):
+        raise ValueError(f"{where}: training is {_short(metadata['training'])}; expected a JSON object (how it was trained)")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def read_arrays(npz: Path, metadata: dict[str, Any], meta: Path | str = "the metadata") -> dict[str, np.ndarray]:
+    """The checked arrays ``W0, b0, …`` of a policy file ``NAME.npz`` described by (checked) ``metadata``.
+
+    Read with ``allow_pickle=False``: no code from the file runs; an object array is refused.
+    ``ValueError`` naming the file and the problem for an unreadable file or arrays that do not fit.
+    """
+    npz = Path(npz)
+    try:
+        size = npz.stat().st_size
+    except OSError as exc:
+        raise ValueError(f"cannot read the policy weights {npz}: {exc}") from None
+    if size == 0:
+        raise ValueError(f"{npz} is empty (0 bytes): expected the policy's weights, an .npz archive (damaged or truncated file?)")
+    try:
+        data = np.load(npz, allow_pickle=False)
+    except Exception as exc:  # BadZipFile, EOFError, OSError, a refused pickle, …: the bytes are not an npz
+        why = (f"{type(exc).__name__}: {exc}" if "pickle" not in str(exc) else
+               "neither an npz archive nor a numpy array (numpy would have to unpickle it; refused, as a pickle can run code)")
+        raise ValueError(f"{npz} is not a readable .npz archive of policy weights (damaged or truncated file?): {why}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ValueError(f"{npz} holds a single array, not an .npz archive of policy weights W0, b0, W1, b1, …")
+    with data:
+        count = len(metadata["layers"])
+        expected = [f"{k}{i}" for i in range(count) for k in "Wb"]
+        names = list(data.files)
+        missing = [n for n in expected if n not in names]
+        if missing:
+            raise ValueError(f"{npz} lacks the arrays {', '.join(missing)}: {meta} lists {count} layer(s), "
+                             f"so the file needs {', '.join(expected)}")
+        extra = sorted(set(names) - set(expected))
+        if extra:
+            raise ValueError(f"{npz} has unexpected arrays {', '.join(extra)}: {meta} lists {count} layer(s) "
+                             f"({', '.join(expected)}); weights and metadata do not belong together")
+        arrays = {}
+        for name in expected:
+            try:
+                arrays[name] = data[name]
+            except Exception as exc:  # an object (pickled) array, a damaged entry
+                why = (f"{type(exc).__name__}: {exc}" if "allow_pickle" not in str(exc) else
+                       "it is an array of Python objects, which numpy would have to unpickle (refused: a pickle can run code)")
+                raise ValueError(f"{npz}: the array {name} cannot be read (damaged file, or not plain numbers): {why}") from None
+    check_arrays(arrays, metadata, str(npz), meta)
+    return arrays
+
+
+def check_arrays(arrays: dict[str, np.ndarray], metadata: dict[str, Any], where: str,
+                 meta: Path | str = "the metadata") -> None:
+    """``ValueError`` (starting with ``where``) unless ``arrays`` are float, finite weights whose shapes fit ``metadata``.
+
+    Layer ``i`` maps its inputs to ``layers[i]`` units: ``W{i}`` is ``(layers[i], inputs)``, ``b{i}`` is
+    ``(layers[i],)``; the first layer's inputs are ``obs_size`` (plus ``num_actions`` with a ``hint``),
+    every next layer's the previous layer's units.
+    """
+    layers = metadata["layers"]
+    hint = metadata.get("hint")
+    inputs = metadata["obs_size"] + (metadata["num_actions"] if hint else 0)
+    source = f"obs_size {metadata['obs_size']}" + (f" + num_actions {metadata['num_actions']} of the {hint!r} hint" if hint else "")
+    for i, units in enumerate(layers):
+        for name, shape, why in (
+            (f"W{i}", (units, inputs), f"layer {i} maps {inputs} inputs ({source}) to layers[{i}] = {units} units in {meta}"),
+            (f"b{i}", (units,), f"one bias per unit: layers[{i}] = {units} in {meta}"),
+        ):
+            if name not in arrays:
+                raise ValueError(f"{where}: the array {name} is missing")
+            a = arrays[name]
+            if not np.issubdtype(a.dtype, np.floating):
+                raise ValueError(f"{where}: {name} has dtype {a.dtype}; expected floating-point weights")
+            if a.shape != shape:
+                raise ValueError(f"{where}: {name} has shape {a.shape}, expected {shape} ({why})")
+            if not np.isfinite(a).all():
+                raise ValueError(f"{where}: {name} holds NaN or infinite values")
+        inputs, source = units, f"layers[{i}]"
+
+
+def _check_chain(weights: list[tuple[np.ndarray, np.ndarray]], where: str) -> None:
+    """``ValueError`` unless ``weights`` are (W, b) pairs, W 2-D, b one per row of W, each W taking the previous one's rows."""
+    if not weights:
+        raise ValueError(f"{where}: a policy needs at least one layer")
+    inputs = None
+    for i, (w, b) in enumerate(weights):
+        w_shape, b_shape = np.shape(w), np.shape(b)
+        if len(w_shape) != 2:
+            raise ValueError(f"{where}: W{i} has shape {w_shape}; expected a matrix (units, inputs)")
+        if b_shape != (w_shape[0],):
+            raise ValueError(f"{where}: b{i} has shape {b_shape}; expected ({w_shape[0]},), one bias per row of W{i}")
+        if inputs is not None and w_shape[1] != inputs:
+            raise ValueError(f"{where}: W{i} takes {w_shape[1]} inputs but layer {i - 1} has {inputs} units")
+        inputs = w_shape[0]
 
 
 def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | None = None, **training: Any) -> dict[str, Any]:

@@ -108,7 +108,9 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``"alix:difficulty=6,foo=bar"`` into ``("alix", {"difficulty": 6, "foo": "bar"})``.
 
     A saved policy takes its path first: ``"policy:runs/le_dix/final"`` or
-    ``"policy:runs/le_dix/final.npz,deterministic=False"`` (``path=`` may also be written out).
+    ``"policy:runs/le_dix/final.npz,deterministic=False"`` (``path=`` may also be written out). Only
+    dixenv policy files (``NAME.npz`` + ``NAME.json``: arrays and JSON, no code) load by name; an SB3
+    ``.zip`` is refused, since unpickling it could run code (``dixenv.agents.policy.load_sb3_zip_unsafe``).
     """
     name, _, rest = str(spec).partition(":")
     name = name.strip().lower()

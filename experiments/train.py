@@ -35,6 +35,9 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
+import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -227,8 +230,44 @@ def _fixed_opponents(preset: Preset) -> list[str]:
     return per_seat * (len(_learner_seats(preset)) - 1) if len(per_seat) == 1 else per_seat
 
 
-def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: bool = True, log: Any = print) -> dict[str, Any]:
-    """Run the whole pipeline of the module docstring; returns the summary (also written to ``out/summary.json``)."""
+def recorded_command(args: Sequence[str], out: Path) -> str:
+    """The command line recorded in a trained policy's metadata, free of this machine's paths.
+
+    ``--out`` is left out (the run is the folder the metadata is saved in), and any other absolute
+    path in an argument (``policy:/…/final`` among the opponents, say) is written relative to the
+    run folder ``out``.
+    """
+    run = os.path.abspath(out)
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in ("--out", "--ou"):  # argparse accepts the unambiguous prefix too
+            skip = "=" not in arg
+            continue
+        kept.append("".join(_relative(part, run) for part in re.split(r"([:=,])", arg)))
+    return shlex.join(["python", "-m", "experiments.train", *kept])
+
+
+def _relative(part: str, run: str) -> str:
+    if not part or not os.path.isabs(part):
+        return part
+    try:
+        return os.path.relpath(part, run)
+    except ValueError:  # another drive (Windows): keep only the name
+        return os.path.basename(part)
+
+
+def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: bool = True, log: Any = print,
+          command_args: Sequence[str] | None = None) -> dict[str, Any]:
+    """Run the whole pipeline of the module docstring; returns the summary (also written to ``out/summary.json``).
+
+    ``command_args``: the command-line arguments recorded in the policy's metadata (default
+    ``sys.argv[1:]``), as ``recorded_command`` writes them: without ``--out`` or absolute paths.
+    """
     import torch
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
     from torch.distributions import Distribution
@@ -322,7 +361,8 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     timings["evaluation_during_training"] = periodic.eval_seconds
     model.save(out / "model.zip")
     training = {"timesteps": preset.timesteps, "seed": seed, "warm_start": ws_info,
-                "seconds": time.perf_counter() - t0, "command": "python -m experiments.train " + " ".join(sys.argv[1:])}
+                "seconds": time.perf_counter() - t0,
+                "command": recorded_command(sys.argv[1:] if command_args is None else command_args, out)}
     final = from_sb3(model, metadata | {"training": training})
     final.save(out / "final")
     timings["train_total"] = time.perf_counter() - t0
@@ -496,7 +536,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(f"training {preset.env_id} {preset.options} for {preset.timesteps:,} steps ({preset.n_envs} games at a time); "
           f"output in {out}/", flush=True)
     return train(preset, out, seed=args.seed, workers=args.workers, progress=not args.no_progress,
-                 log=lambda text: print(text, flush=True))
+                 log=lambda text: print(text, flush=True), command_args=sys.argv[1:] if argv is None else list(argv))
 
 
 if __name__ == "__main__":

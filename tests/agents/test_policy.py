@@ -10,7 +10,7 @@ import pytest
 
 import dixenv  # noqa: F401  (registers the ids)
 from dixenv import dix_v0, le_dix_v0
-from dixenv.agents.policy import Policy, PolicyAgent, export_sb3, policy_metadata
+from dixenv.agents.policy import Policy, PolicyAgent, export_sb3, load_sb3_zip_unsafe, policy_metadata
 from dixenv.agents.registry import make_agent, parse_agent_spec
 
 torch = pytest.importorskip("torch")
@@ -108,23 +108,31 @@ def test_a_policy_refuses_an_environment_it_was_not_trained_for(trained):
         PolicyAgent(None, path=path, deterministic="yes")
 
 
-def test_an_sb3_zip_with_its_metadata_loads_as_an_agent(trained, tmp_path):
+def test_an_sb3_zip_is_refused_by_name_and_loads_only_through_the_explicit_unsafe_call(trained, tmp_path):
     model, path, obs, masks = trained
     model.save(tmp_path / "model.zip")
     (tmp_path / "model.json").write_text(path.with_suffix(".json").read_text())
-    agent = make_agent("dix", f"policy:{tmp_path / 'model.zip'}", dix_v0.raw_env(solo=True, difficulty=5))
+    with pytest.raises(ValueError, match=r"not loaded by name.*pickle.*export_sb3"):
+        make_agent("dix", f"policy:{tmp_path / 'model.zip'}", dix_v0.raw_env(solo=True, difficulty=5))
+    policy = load_sb3_zip_unsafe(tmp_path / "model.zip")  # the opt-in: this file is our own
+    agent = PolicyAgent(dix_v0.raw_env(solo=True, difficulty=5), policy=policy)
     assert np.array_equal(agent.act_batch(obs, masks), PolicyAgent(None, path=path).act_batch(obs, masks))
+    policy.save(tmp_path / "converted")  # converted once, it plays by name: arrays and JSON only
+    converted = make_agent("dix", f"policy:{tmp_path / 'converted'}", dix_v0.raw_env(solo=True, difficulty=5))
+    assert np.array_equal(converted.act_batch(obs, masks), agent.act_batch(obs, masks))
 
 
-def test_a_torch_model_plays_in_a_two_worker_tournament_without_hanging(trained, tmp_path):
-    """With fork, workers inherited the parent's torch threads and hung at 0% CPU; spawn is the default."""
+def test_an_exported_model_plays_in_a_two_worker_tournament_without_hanging(trained, tmp_path):
+    """An SB3 model converted once (explicitly) plays by name in worker processes (spawned: with fork,
+    workers that had inherited the parent's torch threads hung at 0% CPU)."""
     import subprocess
     import sys
 
     model, path, _, _ = trained
     model.save(tmp_path / "model.zip")
     (tmp_path / "model.json").write_text(path.with_suffix(".json").read_text())
-    cmd = [sys.executable, "-m", "dixenv.experiments.evaluate", "--game", "dix", "--agents", f"policy:{tmp_path / 'model.zip'}",
+    load_sb3_zip_unsafe(tmp_path / "model.zip").save(tmp_path / "model")
+    cmd = [sys.executable, "-m", "dixenv.experiments.evaluate", "--game", "dix", "--agents", f"policy:{tmp_path / 'model'}",
            "--option", "solo=True", "--option", "difficulty=5", "--games", "4", "--workers", "2", "--no-progress"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
