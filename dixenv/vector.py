@@ -23,7 +23,8 @@ envs would).
   asked once per round for all the games waiting on a seat they play; per-game agents
   (``act(observation_dict)``, callables) are asked game by game.
 * Autoreset (``metadata["autoreset_mode"]``): ``NEXT_STEP`` (default) resets a finished game on
-  the next step, ignoring its action; ``SAME_STEP`` resets it at once and returns its last
+  the next step, ignoring its action (so its mask row allows every action until then: a policy
+  that fills masked logits with −inf stays finite on it, where a single env's last mask is all zeros); ``SAME_STEP`` resets it at once and returns its last
   observation and info in ``infos["final_obs"]`` / ``infos["final_info"]``; ``DISABLED`` leaves it
   to ``reset(options={"reset_mask": mask})``, which every mode accepts.
 * An illegal action ends that game's episode with reward −1 and ``infos["illegal_action"]``
@@ -50,7 +51,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from dixenv.core.aec import as_action, legal_names, play_forced
-from dixenv.core.options import check_bool, is_int
+from dixenv.core.options import check_bool, is_int, reset_options
 from dixenv.core.rewards import score_values, win_rewards
 from dixenv.wrappers.single_agent import SingleAgentEnv, act_function, as_agent, reseed_agents
 
@@ -104,7 +105,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"num_envs={num_envs!r} must be an integer >= 1")
         self.autoreset_mode = _autoreset_mode(autoreset_mode)
         self.copy = check_bool("copy", copy)
-        self.env_id = env_id
+        self.env_id = env_id = _plain_id(env_id)
         single = _single_env(env_id, options)
         aec = single.aec
         self._raw = aec
@@ -150,7 +151,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Start new games: all, or those of ``options["reset_mask"]``; slot ``i`` gets seed ``seed + i``."""
         seeds = self._slot_seeds(seed)
-        scenario = dict(options or {})
+        scenario = reset_options(options)
         reset_mask = scenario.pop("reset_mask", None)
         slots = list(range(self.num_envs)) if reset_mask is None else self._masked_slots(reset_mask)
         for i in slots:
@@ -207,6 +208,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             if illegal:
                 infos["illegal_action"], infos["_illegal_action"] = illegal_mask, illegal_mask.copy()
             self._ended = done
+            if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+                # The next action of a finished game is ignored (it starts a new game): its mask row
+                # allows every action, so a policy that fills masked logits with -inf stays finite.
+                self._masks[done] = 1
         infos["action_mask"], infos["_action_mask"] = self._masks.copy(), np.ones(n, dtype=bool)
         return self._observations(), rewards, terminated, truncated, infos
 
@@ -246,13 +251,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     # --- one game's life ----------------------------------------------------------------------
     def _start(self, i: int, seed: int | None, scenario: dict[str, Any]) -> None:
         """Deal game ``i`` (reseeding its generators and opponents when ``seed`` is given), as a single env's reset."""
-        if seed is not None:
-            self._rngs[i] = np.random.default_rng(seed)
-            self._np_randoms[i] = seeding.np_random(seed)[0]
+        rng = self._rngs[i] if seed is None else np.random.default_rng(seed)
         events = [] if self._raw.record_events else None
-        self._events[i] = events
-        state = self._game.new_state(self._config, self._rngs[i], dict(scenario), events)
-        self._states[i] = state
+        state = self._game.new_state(self._config, rng, dict(scenario), events)  # a refused deal changes nothing
+        self._rngs[i], self._events[i], self._states[i] = rng, events, state
+        if seed is not None:
+            self._np_randoms[i] = seeding.np_random(seed)[0]
         self._last_scores[i] = list(state.scores())  # before any move: what the moves below score is paid too
         self._legal[i] = self._advance(state, events)
         if seed is not None:
@@ -464,6 +468,21 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
     except ValueError:
         allowed = [m.value for m in AutoresetMode]
         raise ValueError(f"option autoreset_mode={mode!r} is not allowed; allowed values: {allowed} or gymnasium.vector.AutoresetMode") from None
+
+
+def _plain_id(env_id: Any) -> str:
+    """``env_id`` without a ``"module:"`` prefix (``"dixenv:dixenv/DixSolo-v0"``, as ``gymnasium.make`` takes it)."""
+    if not isinstance(env_id, str):
+        raise ValueError(f"env_id={env_id!r} must be a string; dixenv's single-agent ids: {list(VECTOR_IDS)}")
+    module, _, plain = env_id.rpartition(":")
+    if module:
+        import importlib
+
+        try:
+            importlib.import_module(module)  # registers the ids, as gymnasium.make does with that spelling
+        except ImportError as err:
+            raise ValueError(f"env_id={env_id!r}: module {module!r} cannot be imported ({err})") from None
+    return plain
 
 
 def _single_env(env_id: str, options: dict[str, Any]) -> SingleAgentEnv:

@@ -56,14 +56,22 @@ def play_side_by_side(ours, theirs, steps: int, seed: int = 0, illegal_every: in
     assert every output is equal; returns the number of episodes that ended by the game's rules."""
     rng = np.random.default_rng(seed)
     ended = 0
+    finished = np.zeros(ours.num_envs, dtype=bool)  # NEXT_STEP: games whose next action is ignored
     for t in range(steps):
         masks = ours.action_masks()
-        assert masks.dtype == bool and np.array_equal(masks, np.stack(theirs.call("action_masks")))
+        expected = np.stack(theirs.call("action_masks"))
+        expected[finished] = True  # a finished game's row allows every action (the single env's is all False)
+        assert masks.dtype == bool and np.array_equal(masks, expected)
         actions = random_masked(masks, rng)
         if illegal_every and t % illegal_every == illegal_every - 1:
             slot = t % ours.num_envs
+            if finished[slot]:
+                slot = int(np.flatnonzero(~finished)[0])
             actions[slot] = int(np.flatnonzero(~masks[slot])[0])
         a, b = ours.step(actions), theirs.step(actions)
+        if ours.autoreset_mode is AutoresetMode.NEXT_STEP:
+            finished = a[2] | a[3]
+            b[4]["action_mask"][finished] = 1
         for name, x, y in zip(("observations", "rewards", "terminations", "truncations"), a[:4], b[:4]):
             assert x.dtype == y.dtype and np.array_equal(x, y), f"step {t}: {name} differ"
         assert_infos_equal(a[4], b[4], f"step {t} infos")
@@ -182,7 +190,28 @@ def test_illegal_action_ends_that_episode_with_minus_one():
     after, rewards, terminated, truncated, infos = env.step(actions)
     assert rewards[1] == -1.0 and terminated[1] and not truncated[1]
     assert np.array_equal(infos["illegal_action"], [False, True]) and np.array_equal(infos["_illegal_action"], [False, True])
-    assert np.array_equal(after[1], obs[1]) and np.array_equal(env.action_masks()[1], masks[1])  # nothing moved
+    assert np.array_equal(after[1], obs[1])  # nothing moved
+    # the episode ended: its next action is ignored (NEXT_STEP), so its row allows every action
+    assert env.action_masks()[1].all() and infos["action_mask"][1].all()
+
+
+def test_a_finished_games_mask_row_is_safe_for_minus_inf_logits():
+    # CleanRL-style masked sampling: logits of masked actions set to -inf, then a softmax.
+    env = VectorEnv("dixenv/LeDix-v0", 4, num_players=3, opponents="random", deals=(1,))
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    finished_seen = 0
+    for _ in range(60):
+        masks = env.action_masks()
+        logits = np.where(masks, rng.normal(size=masks.shape), -np.inf)
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        assert np.isfinite(probs).all()
+        _, _, term, trunc, infos = env.step(np.array([rng.choice(len(p), p=p) for p in probs]))
+        done = term | trunc
+        finished_seen += int(done.sum())
+        assert infos["action_mask"][done].all() and env.action_masks()[done].all()
+    assert finished_seen >= 2
 
 
 def test_illegal_action_raises_before_any_game_moves_when_asked_to():
@@ -413,7 +442,9 @@ def test_sb3_vec_env_equals_dummy_vec_env_of_separate_envs(mode):
         actions = random_masked(masks, rng)
         (o1, r1, d1, i1), (o2, r2, d2, i2) = ours.step(actions), theirs.step(actions)
         assert np.array_equal(o1, o2) and r1.dtype == r2.dtype and np.array_equal(r1, r2) and np.array_equal(d1, d2)
-        for a, b in zip(i1, i2):
+        for a, b, done in zip(i1, i2, d1):
+            if done and mode is AutoresetMode.NEXT_STEP:
+                b["action_mask"] = np.ones_like(b["action_mask"])  # a finished game's row allows every action
             assert sorted(a) == sorted(b) and all(np.array_equal(a[k], b[k]) for k in a), f"step {t}"
         ended += int(d1.sum())
     assert ended >= 2

@@ -18,7 +18,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from dixenv.core.events import Event
 from dixenv.core.game import Game, GameState
 from dixenv.core.layout import Layout
-from dixenv.core.options import check_bool, check_choice, is_int
+from dixenv.core.options import check_bool, check_choice, is_int, reset_options
 from dixenv.core.rewards import REWARD_MODES, score_values, win_rewards
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
@@ -137,7 +137,11 @@ class CardGameEnv(AECEnv):
 
     # --- actions as strings -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        """The action's name in this game's vocabulary (e.g. ``play TH``)."""
+        """The action's name in this game's vocabulary (e.g. ``play TH``); ``ValueError`` unless an action id."""
+        if not is_int(action) or not 0 <= action < self._num_actions:
+            raise ValueError(
+                f"action {action!r} ({type(action).__name__}) is not an action id; ids are integers 0..{self._num_actions - 1}"
+            )
         return self.game.action_to_string(self.config, int(action))
 
     def string_to_action(self, text: str) -> int:
@@ -146,10 +150,11 @@ class CardGameEnv(AECEnv):
 
     # --- AEC API ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.events = [] if self.record_events else None
-        self.state = self.game.new_state(self.config, self._rng, dict(options or {}), self.events)
+        scenario = reset_options(options)
+        rng = self._rng if seed is None else np.random.default_rng(seed)
+        events = [] if self.record_events else None
+        state = self.game.new_state(self.config, rng, scenario, events)  # a refused reset changes nothing
+        self._rng, self.events, self.state = rng, events, state
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

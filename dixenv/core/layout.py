@@ -74,7 +74,10 @@ class Layout:
         return self.views[name]
 
     def unflatten(self, flat: np.ndarray) -> dict[str, np.ndarray]:
-        """Split a flat observation into its named pieces (views, reshaped)."""
+        """Split a flat observation into its named pieces (views, reshaped); ``ValueError`` unless its shape is ``(size,)``."""
+        shape = np.shape(flat)
+        if shape != (self.size,):
+            raise ValueError(f"a flat observation of this layout has shape ({self.size},); got shape {shape}")
         return {p.name: flat[self.slices[p.name]].reshape(p.shape) for p in self.pieces}
 
     def out_of_bounds(self, flat: np.ndarray) -> list[str]:

@@ -7,8 +7,13 @@ from typing import Any, Iterable, Mapping
 
 
 def check_choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
-    """Return ``value`` if it is one of ``allowed``; else raise ``ValueError`` listing them."""
+    """Return ``value`` if it is one of ``allowed``; else raise ``ValueError`` listing them.
+
+    Types must match (``True`` is not ``1``), but a numpy integer counts as the ``int`` it equals.
+    """
     allowed = tuple(allowed)
+    if is_int(value):
+        value = int(value)
     if not any(value == a and type(value) is type(a) for a in allowed):
         raise ValueError(f"option {name}={value!r} is not allowed; allowed values: {list(allowed)}")
     return value
@@ -31,12 +36,28 @@ def check_int(name: str, value: Any, low: int, high: int) -> int:
     return value
 
 
-def check_known_keys(kind: str, given: Mapping[str, Any], known: Iterable[str]) -> None:
-    """Raise ``ValueError`` if ``given`` has a key not in ``known``."""
-    known = sorted(known)
-    for key in given:
-        if key not in known:
-            raise ValueError(f"unknown {kind} {key!r}; known {kind}s: {known}")
+#: The options of every game's environment, besides the game's own (``dixenv.core.aec.CardGameEnv``).
+ENV_OPTIONS = ("reward", "auto_forced", "render_mode", "render_viewer", "record_events")
+
+
+class UnknownOptionError(ValueError, TypeError):
+    """An option that no part of an environment knows.
+
+    A ``ValueError``, as every bad option is; also a ``TypeError`` worded as Python's own for an
+    unexpected keyword argument, because tools probe optional keywords and drop them on exactly that
+    error (TorchRL's ``GymEnv`` tries ``gymnasium.make(id, frameskip=...)``).
+    """
+
+
+def refuse_unknown_options(game: str, given: Iterable[str], known: Iterable[str]) -> None:
+    """Raise ``UnknownOptionError`` naming the first of ``given`` not in ``known``, and every option allowed."""
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:
+        also = f" (unknown options: {unknown})" if len(unknown) > 1 else ""
+        raise UnknownOptionError(
+            f"{game} got an unexpected keyword argument {unknown[0]!r}{also}; {game}'s options: {', '.join(known)}; "
+            f"every env's: {', '.join(ENV_OPTIONS)}"
+        )
 
 
 def is_int(value: Any) -> bool:
@@ -56,3 +77,14 @@ def warn_unknown_reset_keys(game: str, given: Mapping[str, Any], known: Iterable
     for key in given:
         if key not in known:
             warnings.warn(f"{game} ignores unknown reset option {key!r}; known reset options: {known}", stacklevel=4)
+
+
+def reset_options(options: Any) -> dict[str, Any]:
+    """``reset(options=...)`` as a new dict; ``ValueError`` unless it is a mapping or None."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(
+            f"reset options must be a mapping (e.g. {{'deck': [...]}}) or None; got {options!r} ({type(options).__name__})"
+        )
+    return dict(options)

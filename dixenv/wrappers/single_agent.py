@@ -73,6 +73,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.action_space = aec_env.action_space(learner)
         self._mask = np.zeros(self.action_space.n, dtype=np.int8)
         self._unpaid = 0.0  # the learner's reward from before its first decision, paid with its first step
+        self._over = True  # no episode to step: before reset() and after the episode's end
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -83,20 +84,23 @@ class SingleAgentEnv(gymnasium.Env):
         # What the learner earned before its first decision (the moves the environment and the
         # opponents played) is paid with its first step's reward: over an episode it gets its full result.
         self._unpaid = float(self.aec._cumulative_rewards[self.learner])
+        self._over = self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
         obs = self._observe()
         return obs, {"action_mask": self._mask.copy()}
 
     def step(self, action: int):
+        if self._over:
+            raise RuntimeError("step() called after the episode ended (the game is over) or before reset(); call reset()")
         action = as_action(action, self.aec._legal_names)
         if not (0 <= action < len(self._mask) and self._mask[action]) and not self._illegal_raises:
-            if self.aec.terminations[self.learner] or self.aec.truncations[self.learner]:
-                raise RuntimeError("step() called after the episode ended; call reset()")
+            self._over = True
             obs = self._observe()
             return obs, -1.0, True, False, {"action_mask": self._mask.copy(), "illegal_action": True}
         self.aec.step(action)
         reward = self._unpaid + self.aec.rewards[self.learner]
         self._unpaid = 0.0
         more, terminated, truncated = self._play_opponents()
+        self._over = terminated or truncated
         obs = self._observe()
         return obs, float(reward + more), terminated, truncated, {"action_mask": self._mask.copy()}
 

@@ -3,7 +3,8 @@
 ``gymnasium.make("dixenv/DixSolo-v0", difficulty=6)``: the learner is ``player_0`` and starts;
 the environment plays ALIX (seat 1) by the solo rules. Other keyword options are the dix
 options (``reward``, ``auto_forced``, ``auto_pay``, ``bust_buy``, ``render_mode``, …);
-``render_viewer`` ("learner", the default, "spectator" or a seat) is whose view ``rgb_array``
+``illegal_action`` ("lose", the default: an illegal action ends the episode with reward −1; "raise":
+``ValueError``) as for every single-agent id; ``render_viewer`` ("learner", the default, "spectator" or a seat) is whose view ``rgb_array``
 pictures show (everything in dix is public but the draw pile's order, so it only tags the seat).
 """
 
@@ -17,7 +18,9 @@ from dixenv.wrappers.single_agent import SingleAgentEnv
 class DixSoloEnv(SingleAgentEnv):
     """dix, solo against ALIX at a difficulty of 4 (easy) to 10 (very hard)."""
 
-    def __init__(self, difficulty: int = 4, render_viewer: int | str = "learner", **options: Any):
+    def __init__(
+        self, difficulty: int = 4, illegal_action: str = "lose", render_viewer: int | str = "learner", **options: Any
+    ):
         from dixenv import dix_v0
 
         for implied in ("solo", "num_players"):
@@ -27,4 +30,6 @@ class DixSoloEnv(SingleAgentEnv):
                     "(solo=True, 2 seats: you and ALIX); pass difficulty=4..10 and the other dix options"
                 )
 
-        super().__init__(dix_v0.raw_env(solo=True, difficulty=difficulty, **options), render_viewer=render_viewer)
+        super().__init__(
+            dix_v0.raw_env(solo=True, difficulty=difficulty, **options), illegal_action=illegal_action, render_viewer=render_viewer
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dixenv.core.options import check_bool, check_int
+from dixenv.core.options import check_bool, check_int, refuse_unknown_options
 from dixenv.games.dix.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD_DECK, DeckSpec
 
 MIN_DIFFICULTY, MAX_DIFFICULTY = 4, 10
@@ -40,10 +40,7 @@ def make_config(
     **unknown: Any,
 ) -> DixConfig:
     """Validate dix options; ``ValueError`` names a bad option and its allowed values."""
-    if unknown:
-        raise ValueError(
-            f"unknown dix option(s) {sorted(unknown)}; options are {', '.join(OPTIONS)}, reward, auto_forced, render_mode"
-        )
+    refuse_unknown_options("dix", unknown, OPTIONS)
     num_players = check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
     solo = check_bool("solo", solo)
     if solo:

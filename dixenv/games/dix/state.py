@@ -109,14 +109,16 @@ class DixState:
         self.alix = ALIX_SEAT if config.solo else -1
         self.min_bid = SOLO_MIN_BID if config.solo else 1
 
+        # Every scenario key is checked before the generator is drawn from: a refused reset changes nothing.
+        stacked = parse_deck(scenario["deck"], config.box, n) if "deck" in scenario else None
         if "first_player" in scenario:
             first = check_int("first_player", scenario["first_player"], 0, n - 1)
             if self.solo and first != 0:
                 raise ValueError(f"first_player={first} is not allowed in the solo game: the player (seat 0) always starts")
         else:
             first = 0 if self.solo else int(rng.integers(n))
-        if "deck" in scenario:
-            top_first = parse_deck(scenario["deck"], config.box, n)
+        if stacked is not None:
+            top_first = stacked
         else:
             cards = [t for t in range(NUM_TYPES) for _ in range(config.box[t])]
             top_first = [cards[i] for i in rng.permutation(len(cards))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from dixenv.core.options import check_bool, check_choice, check_int, check_known_keys
+from dixenv.core.options import check_bool, check_choice, check_int, refuse_unknown_options
 from dixenv.games.dix_de_suite.cards import deck_size
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -39,7 +39,7 @@ OPTION_NAMES = tuple(f.name for f in fields(DixDeSuiteConfig))
 
 def make_config(**options: Any) -> DixDeSuiteConfig:
     """Validate game options; ``ValueError`` names a bad option and its allowed values."""
-    check_known_keys("option", options, OPTION_NAMES)
+    refuse_unknown_options("dix_de_suite", options, OPTION_NAMES)
     merged = {f.name: f.default for f in fields(DixDeSuiteConfig)}
     merged.update(options)
     n = check_choice("num_players", merged["num_players"], PLAYER_COUNTS)

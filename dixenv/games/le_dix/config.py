@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from dixenv.core.options import check_bool, check_choice, check_int
+from dixenv.core.options import check_bool, check_choice, check_int, refuse_unknown_options
 from dixenv.games.le_dix.cards import NUM_CARDS
 
 SCORINGS = ("exact10", "oh_hell")
 DEFAULT_DEALS = (10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+OPTIONS = ("num_players", "deals", "scoring", "hook")
 
 
 @dataclass(frozen=True)
@@ -29,11 +30,7 @@ class LeDixConfig:
 
 def make_config(num_players: int = 4, deals: Sequence[int] = DEFAULT_DEALS, scoring: str = "exact10", hook: bool = False, **unknown: Any) -> LeDixConfig:
     """Validate le_dix options; ``ValueError`` names a bad option and its allowed values."""
-    if unknown:
-        raise ValueError(
-            f"unknown le_dix option(s) {sorted(unknown)}; options are num_players, deals, scoring, hook, "
-            "reward, auto_forced, render_mode"
-        )
+    refuse_unknown_options("le_dix", unknown, OPTIONS)
     num_players = check_int("num_players", num_players, 3, 5)
     most = (NUM_CARDS - 1) // num_players  # every hand dealt plus one card turned up
     if isinstance(deals, (str, bytes)) or not isinstance(deals, Sequence) or len(deals) == 0:

@@ -37,6 +37,7 @@ def test_api_and_seed(options):
         seed_test(lambda: dix_v0.env(**options), num_cycles=300)
 
 
+@pytest.mark.skipif(not hasattr(pettingzoo, "aec_registry"), reason="PettingZoo's registry is new in 1.27")
 def test_registered_with_pettingzoo():
     env = pettingzoo.make("aec", "dixenv/dix-v0", num_players=3)
     env.reset(seed=0)

@@ -117,6 +117,7 @@ def test_action_strings_round_trip():
     assert env.string_to_action("  Swap   7 ") == 8
 
 
+@pytest.mark.skipif(not hasattr(pettingzoo, "aec_registry"), reason="PettingZoo's registry is new in 1.27")
 def test_registered_with_pettingzoo():
     env = pettingzoo.make("aec", "dixenv/dix_de_suite-v0", num_players=4)
     env.reset(seed=0)
