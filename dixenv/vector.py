@@ -99,6 +99,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         match_maker: MatchMaker | None = None,
+        engine: str | None = None,
         **options: Any,
     ):
         if not is_int(num_envs) or num_envs < 1:
@@ -146,6 +147,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         rows = n if (batched or match_maker is not None) else 0
         self._batch_obs = np.zeros((rows, size), dtype=np.float32)
         self._batch_masks = np.zeros((rows, num_actions), dtype=bool)
+        self.engine = _engine(engine, single, match_maker)
+        self._compiled = None
+        if self.engine == "compiled":
+            from dixenv.compiled.vector import CompiledGames
+
+            self._compiled = CompiledGames(self, single)
 
     # --- Gymnasium vector API -----------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -154,9 +161,17 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         scenario = reset_options(options)
         reset_mask = scenario.pop("reset_mask", None)
         slots = list(range(self.num_envs)) if reset_mask is None else self._masked_slots(reset_mask)
-        for i in slots:
-            self._start(i, seeds[i], scenario)
-        self._after_start(slots)
+        if self._compiled is not None:
+            if scenario:
+                raise ValueError(
+                    f"reset options {sorted(scenario)} (scenario decks, seats) are played by the Python engine: "
+                    "make the VectorEnv with engine='python'"
+                )
+            self._compiled.deal(slots, seeds)
+        else:
+            for i in slots:
+                self._start(i, seeds[i], scenario)
+            self._after_start(slots)
         self._ended[slots] = False
         if reset_mask is None:
             infos = {"action_mask": self._masks.copy(), "_action_mask": np.ones(self.num_envs, dtype=bool)}
@@ -167,6 +182,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions: Any):
         """Play one learner action per game (then every opponent until the learner's turn); autoreset as configured."""
         actions = self._check_actions(actions)
+        if self._compiled is not None:
+            return self._compiled.step(actions)
         n = self.num_envs
         ended = self._ended
         if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
@@ -457,6 +474,34 @@ def _fill_mask(row: np.ndarray, legal: Sequence[int]) -> None:
             row[a] = 1
     else:
         row[legal] = 1
+
+
+ENGINES = ("compiled", "python")
+
+
+def _engine(engine: str | None, single: SingleAgentEnv, match_maker: Any) -> str:
+    """The engine that plays the games: ``engine`` if given (checked), else compiled where it can."""
+    from dixenv.compiled.vector import supported
+
+    if engine is not None and engine not in ENGINES:
+        raise ValueError(f"option engine={engine!r} is not allowed; allowed values: {list(ENGINES)} or None (compiled where it can)")
+    why_not = supported(single, match_maker)
+    if engine == "compiled":
+        if why_not:
+            raise ValueError(f"engine='compiled' cannot play these games: {why_not}; use engine='python'")
+        from dixenv.compiled import require_numba
+
+        require_numba()
+        return "compiled"
+    if engine is None and not why_not and _has_numba():
+        return "compiled"
+    return "python"
+
+
+def _has_numba() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
 
 
 def _autoreset_mode(mode: Any) -> AutoresetMode:

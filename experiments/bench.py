@@ -26,7 +26,9 @@ adds a cProfile of env() random play.
 ``--vector`` adds a second table: learner steps/s of N games of a single-agent id (``--vector-ids``,
 at ``--num-envs`` N = 1 16 64 256 by default) three ways, interleaved in the same run:
 
-* ``VectorEnv``    ``dixenv.vector.VectorEnv`` through the Gymnasium vector API (``copy=False``);
+* ``VectorEnv``    ``dixenv.vector.VectorEnv`` through the Gymnasium vector API (``copy=False``), on
+                   the compiled engine where it can play the games (numba installed, random opponents);
+* ``VectorEnv(py)`` the same forced onto the Python engines (``engine="python"``);
 * ``SB3VecEnv``    the same wrapped for Stable-Baselines3 (masks by ``get_action_masks``, as MaskablePPO);
 * ``DummyVecEnv``  SB3's ``DummyVecEnv`` of N ``gymnasium.make`` envs, masks by ``get_action_masks``;
 
@@ -44,6 +46,13 @@ rollout (the policy's forward passes, the buffer) and the gradient updates; torc
 ``--torch-threads`` threads (1 by default: on a shared machine more threads thrash).
 ``--profile-train`` profiles the SB3VecEnv run at the largest N (time by part, top functions).
 
+``--compiled`` adds the compiled engines' table (the ``fast`` extra): random legal decisions/s of
+each game's compiled batch (``dixenv/games/<game>/compiled.py``) at ``--compiled-n`` N = 64 1024
+4096, the observation of the player to act and its mask written every decision, beside pyspiel's
+bare ``oh_hell`` (4 players) in the same run, with the line ``compiled le_dix / pyspiel oh_hell = Xx``;
+then each engine's compile time in a fresh process (cold, then from numba's cache) and its state
+bytes per game slot. ``--vector`` ends with the line ``worst VectorEnv/DummyVecEnv ratio at N=64``.
+
 ``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
 game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
 random games, best of ``--rounds`` passes; for dix_de_suite also a ``belief=progress`` world
@@ -55,6 +64,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib
+import os
 import pstats
 import resource
 import sys
@@ -300,8 +310,9 @@ def make_vector(kind: str, env_id: str, num_envs: int, options: dict, seed: int)
 
     from dixenv.vector import VectorEnv
 
-    if kind == "VectorEnv":
-        env = VectorEnv(env_id, num_envs, copy=False, **options)
+    if kind in ("VectorEnv", "VectorEnv(py)"):
+        engine = "python" if kind == "VectorEnv(py)" else None  # None: compiled where it can
+        env = VectorEnv(env_id, num_envs, copy=False, engine=engine, **options)
         env.reset(seed=seed)
         return env, env.action_masks, env.step, int(env.single_action_space.n)
     from sb3_contrib.common.maskable.utils import get_action_masks
@@ -432,6 +443,74 @@ def print_parts(stats: pstats.Stats) -> None:
         print(f"  {100 * seconds / whole:5.1f}%  {part}")
 
 
+def run_compiled_random(game: str, players: int, n: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random legal play on a game's compiled batch of ``n`` games, observation and mask written every decision."""
+    from dixenv.compiled.rng import seed_rows
+    from dixenv.compiled.vector import BATCHES
+
+    module_name, _, class_name = BATCHES[game].partition(":")
+    module = importlib.import_module(module_name)
+    batch = getattr(module, class_name)(load_game(game)[1].make_config(num_players=players), n)
+    batch.new_games(np.arange(n), seed_rows(range(seed, seed + n)))
+    batch.play_forced()
+    moves = seed_rows(range(seed + n, seed + 2 * n))
+    obs = np.empty((n, batch.obs_size), dtype=np.float32)
+    masks = np.empty((n, batch.num_actions), dtype=np.int8)
+    chunk = max(1, 50_000 // n)  # about 50k decisions a call: the call overhead vanishes
+    module.play_random(batch, None, moves, 1, obs, masks)  # compiled (or loaded from cache) before timing
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        out = module.play_random(batch, None, moves, chunk, obs, masks)
+        steps += chunk * n
+        games += int(out[2].sum()) if len(out) > 2 else 0  # games finished, where the engine counts them
+    return steps, games, time.perf_counter() - start
+
+
+def compile_seconds(game: str) -> tuple[float, float]:
+    """Seconds to import and compile a game's compiled engine in a fresh process: cold, then from numba's cache."""
+    import subprocess
+    import tempfile
+
+    from dixenv.compiled.vector import BATCHES
+
+    module_name = BATCHES[game].partition(":")[0]
+    code = f"import time; t = time.perf_counter(); from {module_name} import warm_up; warm_up(); print(time.perf_counter() - t)"
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold, cached = (float(subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
+                                             text=True).stdout.split()[-1]) for _ in range(2))
+    return cold, cached
+
+
+def run_compiled(args: argparse.Namespace) -> None:
+    """The compiled engines' table: decisions/s at each N, beside pyspiel's bare oh_hell, in one run."""
+    from dixenv.compiled.vector import BATCHES
+
+    players = {"le_dix": 4, "dix_de_suite": 2}
+    u = uniforms(args.seed)
+    specs: list[Spec] = []
+    for game in (g for g in args.games if g in BATCHES):
+        for n in args.compiled_n:
+            seed = distinct_seed(args.seed, len(specs))
+            specs.append(((game, n, "compiled"), lambda s, g=game, n=n, seed=seed: run_compiled_random(g, players[g], n, s, seed)))
+    specs.append((("os oh_hell", 4, "spiel"), lambda s: run_spiel(4, s, u, args.seed)))
+    print(f"\ncompiled engines: random legal decisions/s, observation and mask written every decision, all cores "
+          f"(n = games in the batch; le_dix 4 players, dix_de_suite 2; {args.seconds:g} s per row, best of {args.rounds})")
+    results = measure_all(specs, args.seconds, args.rounds)
+    print_table(results)
+    spiel = next((r for r in results if r.game == "os oh_hell"), None)
+    for r in results:
+        if r.game == "le_dix" and spiel:
+            print(f"compiled le_dix / pyspiel oh_hell = {r.steps_per_s / spiel.steps_per_s:.1f}x (n = {r.players})")
+    print("\ncompile seconds (fresh process: cold, then from numba's cache) and state bytes per game slot:")
+    for game in (g for g in args.games if g in BATCHES):
+        cold, cached = compile_seconds(game)
+        module_name, _, class_name = BATCHES[game].partition(":")
+        batch = getattr(importlib.import_module(module_name), class_name)(load_game(game)[1].make_config(num_players=players[game]), 64)
+        print(f"  {game:<14} cold {cold:6.1f} s, cached {cached:5.2f} s; {batch.bytes_per_slot:,} B per slot")
+
+
 def print_vector_table(results: list[Result]) -> None:
     """The vector table: id, N, kind, learner steps/s, episodes/s, µs per learner step, ratio to DummyVecEnv."""
     dummy = {(r.game, r.players): r for r in results if r.mode == "DummyVecEnv"}
@@ -448,7 +527,7 @@ def run_vector(args: argparse.Namespace) -> None:
     specs: list[Spec] = []
     for env_id in args.vector_ids:
         for n in args.num_envs:
-            for kind in ("VectorEnv", "SB3VecEnv", "DummyVecEnv"):
+            for kind in ("VectorEnv", "VectorEnv(py)", "SB3VecEnv", "DummyVecEnv"):
                 stepper: dict[str, VectorStepper] = {}
                 seed = distinct_seed(args.seed, len(specs))
 
@@ -461,6 +540,10 @@ def run_vector(args: argparse.Namespace) -> None:
     print(f"\nvector envs: learner steps/s with random legal actions, random opponents ({args.seconds:g} s per row, best of {args.rounds})")
     results = measure_all(specs, args.seconds, args.rounds)
     print_vector_table(results)
+    dummy = {(r.game, r.players): r.steps_per_s for r in results if r.mode == "DummyVecEnv"}
+    at_64 = [r.steps_per_s / dummy[(r.game, 64)] for r in results if r.mode == "VectorEnv" and r.players == 64 and (r.game, 64) in dummy]
+    if at_64:
+        print(f"worst VectorEnv/DummyVecEnv ratio at N=64: {min(at_64):.2f}")
     if not args.no_memory:
         print("\nbytes per game (slot), tracemalloc growth from 16 to 80 games (the dix scorer's shared memo left out): after reset / after 64 random steps")
         for env_id in args.vector_ids:
@@ -734,6 +817,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-top", type=int, default=25, help="lines of the profile to print (default 25)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the envs and the precomputed uniforms")
     parser.add_argument("--no-single", action="store_true", help="skip the single-env table (engine, raw_env, env) and memory")
+    parser.add_argument("--compiled", action="store_true", help="add the compiled engines' table (needs the fast extra, numba)")
+    parser.add_argument("--compiled-n", type=int, nargs="+", default=[64, 1024, 4096], metavar="N", help="batch sizes of --compiled (default 64 1024 4096)")
     vector = parser.add_argument_group("vector envs (--vector) and training (--train); both need the train extra")
     vector.add_argument("--vector", action="store_true", help="add the VectorEnv / SB3VecEnv / DummyVecEnv table and bytes per slot")
     vector.add_argument("--vector-ids", nargs="+", default=["dixenv/DixSolo-v0", "dixenv/LeDix-v0"], metavar="ID", help="single-agent ids (default DixSolo-v0 and LeDix-v0; versus ids get --players[0] seats and random opponents)")
@@ -832,7 +917,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_extra_tables(args: argparse.Namespace) -> None:
-    """The vector and training tables and profiles, when asked for (they need the train extra)."""
+    """The compiled, vector and training tables and profiles, when asked for."""
+    if args.compiled:
+        run_compiled(args)
     if not (args.vector or args.profile_vector or args.train or args.profile_train):
         return
     try:
