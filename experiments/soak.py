@@ -4,6 +4,7 @@
     python -m experiments.soak --games 2000 --game le_dix --seed 7
     python -m experiments.soak --replay results/soak_failure_0.json  # replay a failure, move by move
     python -m experiments.soak --tally docs/soak/*.json              # add up runs made with distinct seeds
+    python -m experiments.soak --compiled --games 100000 --workers 2 # the compiled engines against the reference
 
 A long record run can be made in parts: runs with distinct ``--seed`` values play distinct games
 (every reset seed is derived from the master seed), and ``--tally`` adds up their summaries,
@@ -330,6 +331,137 @@ def play_one(config: Config, seed: int, env: Any | None = None, moves: list[int]
 
 
 # --------------------------------------------------------------------------------------------
+# the compiled engine against the reference, step for step
+
+#: Env options that are not the game's: the compiled check plays engines, not envs.
+ENV_ONLY = ("reward", "auto_forced")
+
+
+def compare_compiled(config: Config, seeds: list[int]) -> tuple[int, list[dict[str, Any]]]:
+    """Play ``seeds``' games on the compiled batch and on the reference engine side by side; (moves, failures).
+
+    Slot i is the reference game of ``seeds[i]`` (its generator row is ``default_rng(seeds[i])``);
+    both get the same moves (chosen on the reference state by the configuration's policy, from a
+    generator of the slot's own seed, so one slot's game replays alone). After every move: the
+    player to act, the mask against the legal actions, the acting seat's observation bit for bit,
+    scores and the end; every ``FULL_CHECK_EVERY`` moves and at the end every seat's observation.
+    """
+    from dixenv.compiled.rng import seed_rows, rng_rows
+    from dixenv.compiled.vector import _batch_class
+    from dixenv.core.aec import play_forced
+
+    module = importlib.import_module(f"dixenv.{config.game}_v0")
+    options = {k: v for k, v in config.kwargs.items() if k not in ENV_ONLY}
+    forced = config.kwargs.get("auto_forced", True)
+    env = module.raw_env(**options)
+    game, cfg = env.game, env.config
+    n = len(seeds)
+    batch = _batch_class(config.game)(cfg, n)
+    batch.new_games(np.arange(n), seed_rows(seeds))
+    refs = [game.new_state(cfg, np.random.default_rng(s), {}, None) for s in seeds]
+    movers = [np.random.default_rng(s + 2) for s in seeds]
+    played: list[list[int]] = [[] for _ in seeds]
+    observer = game.make_observer(cfg)
+    if forced:
+        batch.play_forced()
+        for ref in refs:
+            play_forced(ref, None)
+    failures: list[dict[str, Any]] = []
+    alive = list(range(n))
+    moves = 0
+    truncated = batch.truncated if hasattr(batch, "truncated") else None
+
+    def check(step: int, every_seat: bool) -> None:
+        current, masks, scores, over = batch.current_players(), batch.masks(), batch.scores(), batch.terminal()
+        cut = truncated() if truncated is not None else np.zeros(n, dtype=bool)
+        # Each seat's view of every slot, written once when first needed; "acting" is the player to act's.
+        views: dict[int, np.ndarray] = {}
+        acting = batch.observe(np.maximum(current, 0))
+
+        def view(s: int, i: int) -> np.ndarray:
+            if current[i] == s:
+                return acting[i]
+            if s not in views:
+                views[s] = batch.observe(np.full(n, s))
+            return views[s][i]
+
+        for i in list(alive):
+            ref = refs[i]
+            seat = ref.current_player()
+            seats = range(ref.num_seats) if every_seat or seat < 0 else [seat]
+            problems = []
+            if current[i] != seat:
+                problems.append(f"player to act {current[i]} != {seat}")
+            if np.flatnonzero(masks[i]).tolist() != ref.legal_actions():
+                problems.append("mask != legal actions")
+            if scores[i].tolist() != list(ref.scores()):
+                problems.append(f"scores {scores[i].tolist()} != {list(ref.scores())}")
+            if bool(over[i]) != ref.is_terminal() or bool(cut[i]) != ref.is_truncated():
+                problems.append("end differs")
+            for s in seats:
+                observer.set_from(ref, s)
+                row = view(s, i)
+                if not np.array_equal(row, observer.tensor):
+                    bad = [p.name for p in observer.layout.pieces
+                           if not np.array_equal(row[observer.layout.slices[p.name]], observer.tensor[observer.layout.slices[p.name]])]
+                    problems.append(f"seat {s}'s observation differs in {bad}")
+            if problems:
+                failures.append({"game": config.game, "options": config.kwargs, "policy": config.policy, "seed": seeds[i],
+                                 "compiled": True, "moves": played[i], "error": "; ".join(problems)})
+                alive.remove(i)
+
+    check(0, True)
+    step = 0
+    while alive:
+        actions = np.full(n, -1, dtype=np.int64)
+        for i in list(alive):
+            ref = refs[i]
+            if ref.current_player() < 0:
+                alive.remove(i)
+                continue
+            legal = ref.legal_actions()
+            if config.policy != "random" and movers[i].random() >= 0.25:
+                actions[i] = sorting_move(ref)
+            else:
+                actions[i] = legal[movers[i].integers(len(legal))]
+            ref.apply_action(int(actions[i]))
+            played[i].append(int(actions[i]))
+            if forced:
+                play_forced(ref, None)
+            moves += 1
+        if not alive:
+            break
+        step += 1
+        batch.apply(actions)
+        if forced:
+            batch.play_forced()
+        check(step, step % FULL_CHECK_EVERY == 0 or all(refs[i].current_player() < 0 for i in alive))
+    for i, ref in enumerate(refs):  # the next game of each generator starts in the same place
+        if not any(f["seed"] == seeds[i] for f in failures) and rng_rows([ref.rng])[0].tolist() != batch.rng[i].tolist():
+            failures.append({"game": config.game, "options": config.kwargs, "policy": config.policy, "seed": seeds[i],
+                             "compiled": True, "moves": played[i], "error": "generator state differs at the end"})
+    return moves, failures
+
+
+def _run_compiled_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
+    """Worker: the chunk's games, grouped by configuration into compiled batches of up to 64 slots."""
+    games: dict[str, int] = {}
+    moves: dict[str, int] = {}
+    failures: list[dict[str, Any]] = []
+    by_config: dict[Config, list[int]] = {}
+    for config, seed in chunk:
+        by_config.setdefault(config, []).append(seed)
+    for config, seeds in by_config.items():
+        for k in range(0, len(seeds), 64):
+            part = seeds[k : k + 64]
+            n, fails = compare_compiled(config, part)
+            games[config.game] = games.get(config.game, 0) + len(part)
+            moves[config.game] = moves.get(config.game, 0) + n
+            failures += fails
+    return {"games": games, "moves": moves, "failures": failures}
+
+
+# --------------------------------------------------------------------------------------------
 # running many games
 
 
@@ -355,8 +487,13 @@ def _run_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
 
 
 def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool = True,
-        on_failure: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Soak ``games`` (game -> number of games); the totals per game, the failures and the time."""
+        on_failure: Callable[[dict[str, Any]], None] | None = None, compiled: bool = False) -> dict[str, Any]:
+    """Soak ``games`` (game -> number of games); the totals per game, the failures and the time.
+
+    ``compiled``: instead of the checks of one engine, play every game on the compiled engine and
+    on the reference side by side (``compare_compiled``).
+    """
+    work = _run_compiled_chunk if compiled else _run_chunk
     tasks = plan(games, seed)
     rng = np.random.default_rng(seed)
     tasks = [tasks[i] for i in rng.permutation(len(tasks))]  # mix configurations across chunks
@@ -380,10 +517,10 @@ def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool =
     try:
         if workers <= 1:
             for chunk in chunks:
-                add(_run_chunk(chunk))
+                add(work(chunk))
         else:
             with mp.get_context("spawn").Pool(workers) as pool:
-                for part in pool.imap_unordered(_run_chunk, chunks):
+                for part in pool.imap_unordered(work, chunks):
                     add(part)
     finally:
         bar.close()
@@ -395,6 +532,9 @@ def replay(record: dict[str, Any]) -> str | None:
     """Replay a failure record (its moves from its reset seed) with every check; the error, or None if it passes."""
     policy = record.get("policy", "random")
     config = Config(record["game"], tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in record["options"].items())), policy)
+    if record.get("compiled"):  # a compiled-engine mismatch: the slot's game again, alone
+        _, fails = compare_compiled(config, [int(record["seed"])])
+        return fails[0]["error"] if fails else None
     try:
         play_one(config, int(record["seed"]), moves=[int(a) for a in record["moves"]])
     except SoakFailure as fail:
@@ -485,6 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default="results/soak", help="folder for failure records and the summary (default results/soak)")
     p.add_argument("--replay", metavar="FILE", help="replay one failure record (JSON) and report whether it still fails")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--compiled", action="store_true",
+                   help="play every game on the compiled engine and the reference side by side (games with a compiled engine)")
     p.add_argument("--tally", nargs="+", metavar="SUMMARY", help="add up the summary.json files of runs made with distinct seeds")
     args = p.parse_args(argv)
     if args.tally:
@@ -502,6 +644,13 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--games must be at least 1, got {args.games}")
     out = Path(args.out)
     games = {g: args.games for g in (args.game or GAMES)}
+    if args.compiled:
+        from dixenv.compiled.vector import BATCHES
+
+        skipped = [g for g in games if g not in BATCHES]
+        if skipped:
+            print(f"--compiled: {skipped} have no compiled engine yet; soaking {[g for g in games if g in BATCHES]}", file=sys.stderr)
+        games = {g: k for g, k in games.items() if g in BATCHES}
     written: list[Path] = []
 
     def report(fail: dict[str, Any]) -> None:
@@ -514,7 +663,7 @@ def main(argv: list[str] | None = None) -> int:
     commit = _commit()  # before the run: the code it plays
     if commit is not None and " " in commit:
         print(f"warning: the code comes from different checkouts: {commit}", file=sys.stderr)
-    totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report)
+    totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report, compiled=args.compiled)
     lines = [f"{'game':<14}{'games':>10}{'moves':>14}  configurations"]
     for game in games:
         lines.append(f"{game:<14}{totals['games'][game]:>10,}{totals['moves'][game]:>14,}  {len(configurations(game))}")
@@ -523,6 +672,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     summary = {k: v for k, v in totals.items() if k != "failures"} | {"failures": len(totals["failures"]), "workers": args.workers,
                                                                        "seed": args.seed, "games_per_game": args.games,
+                                                                       "compiled_against_reference": args.compiled,
                                                                        "commit": commit}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return 1 if totals["failures"] else 0

@@ -134,3 +134,22 @@ def test_the_summary_records_the_commit_of_each_checkout_the_code_comes_from(tmp
     assert own.split("+")[0] in mixed
     (other / "agents" / "__init__.py").write_text("x = 1\n")
     assert re.search(r"[0-9a-f]{7,}\+dirty \(" + re.escape(str(other.resolve())), soak._commit())
+
+
+def test_the_compiled_soak_plays_both_engines_side_by_side_and_reports_a_mismatch(monkeypatch, tmp_path, capsys):
+    pytest.importorskip("numba")
+    assert soak.main(["--compiled", "--games", "24", "--no-progress", "--out", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["compiled_against_reference"] and summary["games"] == {"le_dix": 24, "dix_de_suite": 24}
+    assert "dix" in capsys.readouterr().err  # no compiled engine yet: named, skipped
+    # A compiled engine that scores one point too many is caught, with a record that replays the slot alone.
+    from dixenv.games.le_dix.compiled import DEAL, LeDixBatch
+
+    real = LeDixBatch.scores
+    monkeypatch.setattr(LeDixBatch, "scores", lambda self, out=None: real(self, out) + (self.ints[:, DEAL : DEAL + 1] > 0))
+    config = soak.configurations("le_dix")[0]
+    _, failures = soak.compare_compiled(config, [5, 6])
+    assert failures and "scores" in failures[0]["error"] and failures[0]["compiled"]
+    assert soak.replay(failures[0]) is not None
+    monkeypatch.setattr(LeDixBatch, "scores", real)
+    assert soak.replay(failures[0]) is None
