@@ -216,13 +216,18 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._observe_learner(i)
         illegal_mask = np.zeros(n, dtype=bool)
         illegal_mask[illegal] = True
+        return self._finish_step(rewards, terminated, truncated, illegal_mask)
+
+    def _finish_step(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray, illegal_mask: np.ndarray) -> tuple:
+        """A step's autoreset (as configured) and infos, on either engine; the step's five outputs."""
+        n = self.num_envs
         done = terminated | truncated
         infos: dict[str, Any] = {}
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             if done.any():
                 infos.update(self._restart_now(done, illegal_mask))
         else:
-            if illegal:
+            if illegal_mask.any():
                 infos["illegal_action"], infos["_illegal_action"] = illegal_mask, illegal_mask.copy()
             self._ended = done
             if self.autoreset_mode is AutoresetMode.NEXT_STEP:
@@ -349,9 +354,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         final_info: dict[str, Any] = {"action_mask": final_masks, "_action_mask": done.copy()}
         if illegal_mask.any():
             final_info["illegal_action"], final_info["_illegal_action"] = illegal_mask, illegal_mask.copy()
-        for i in slots:
-            self._start(i, None, {})
-        self._after_start(slots)
+        if self._compiled is not None:
+            self._compiled.deal(slots, [None] * self.num_envs)
+        else:
+            for i in slots:
+                self._start(i, None, {})
+            self._after_start(slots)
         return {"final_obs": final_obs, "_final_obs": done.copy(), "final_info": final_info, "_final_info": done.copy()}
 
     # --- opponents ----------------------------------------------------------------------------

@@ -484,8 +484,21 @@ def test_bench_vector_table_measures_every_kind_against_dummy_vec_env(capsys):
     bench.main(["--no-single", "--vector", "--vector-ids", "dixenv/DixSolo-v0", "--num-envs", "2", "--seconds", "0.05", "--rounds", "1", "--no-memory"])
     out = capsys.readouterr().out
     rows = {line.split()[2]: line.split() for line in out.splitlines() if line.startswith("DixSolo-v0")}
-    assert set(rows) == {"VectorEnv", "SB3VecEnv", "DummyVecEnv"}
+    assert set(rows) == {"VectorEnv", "VectorEnv(py)", "SB3VecEnv", "DummyVecEnv"}
     assert rows["DummyVecEnv"][-1] == "1.00" and float(rows["VectorEnv"][3].replace(",", "")) > 0
+    assert "worst VectorEnv/DummyVecEnv ratio at N=64" not in out  # no N = 64 row here
+
+
+def test_bench_compiled_table_prints_the_ratio_to_pyspiel(capsys):
+    pytest.importorskip("numba")
+    pytest.importorskip("pyspiel")
+    from dixenv.experiments import bench
+
+    bench.main(["--no-single", "--compiled", "--games", "le_dix", "--compiled-n", "8", "--seconds", "0.2", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "compiled le_dix / pyspiel oh_hell = " in out and "cached" in out
+    row = next(line.split() for line in out.splitlines() if line.startswith("le_dix"))
+    assert row[1] == "8" and row[2] == "compiled" and float(row[3].replace(",", "")) > 0
 
 
 def test_bench_slot_bytes_counts_what_each_extra_game_holds():

@@ -92,7 +92,7 @@ class CompiledGames:
         self._start(slots)
 
     def step(self, actions: np.ndarray) -> tuple:
-        """``VectorEnv.step`` on the compiled engine (the same checks, rewards, autoreset and infos)."""
+        """``VectorEnv.step`` on the compiled engine (the same checks and rewards; autoreset and infos by ``VectorEnv``)."""
         venv, n = self.venv, self.venv.num_envs
         ended = venv._ended
         if venv.autoreset_mode is AutoresetMode.DISABLED and ended.any():
@@ -120,19 +120,7 @@ class CompiledGames:
         self._observe()
         illegal_mask = np.zeros(n, dtype=bool)
         illegal_mask[illegal] = True
-        done = terminated | truncated
-        infos: dict[str, Any] = {}
-        if venv.autoreset_mode is AutoresetMode.SAME_STEP:
-            if done.any():
-                infos.update(self._restart_now(done, illegal_mask))
-        else:
-            if illegal.size:
-                infos["illegal_action"], infos["_illegal_action"] = illegal_mask, illegal_mask.copy()
-            venv._ended = done
-            if venv.autoreset_mode is AutoresetMode.NEXT_STEP:
-                venv._masks[done] = 1  # as the Python path: a finished game's next action is ignored
-        infos["action_mask"], infos["_action_mask"] = venv._masks.copy(), np.ones(n, dtype=bool)
-        return venv._observations(), rewards, terminated, truncated, infos
+        return venv._finish_step(rewards, terminated, truncated, illegal_mask)
 
     # --- one step's parts --------------------------------------------------------------------
     def _new_games(self, slots: np.ndarray) -> None:
@@ -191,21 +179,6 @@ class CompiledGames:
         batch.observe(self._seats, out=venv._obs)
         batch.masks(out=venv._masks)
         venv._masks[batch.current_players() != self.learner] = 0
-
-    def _restart_now(self, done: np.ndarray, illegal_mask: np.ndarray) -> dict[str, Any]:
-        """SAME_STEP autoreset: keep the finished games' last observation and info, deal new games."""
-        venv = self.venv
-        slots = np.flatnonzero(done)
-        final_obs = np.full(venv.num_envs, None, dtype=object)
-        final_masks = np.zeros_like(venv._masks)
-        for i in slots.tolist():
-            final_obs[i] = venv._obs[i].copy()
-            final_masks[i] = venv._masks[i]
-        final_info: dict[str, Any] = {"action_mask": final_masks, "_action_mask": done.copy()}
-        if illegal_mask.any():
-            final_info["illegal_action"], final_info["_illegal_action"] = illegal_mask, illegal_mask.copy()
-        self._start(slots)
-        return {"final_obs": final_obs, "_final_obs": done.copy(), "final_info": final_info, "_final_info": done.copy()}
 
 
 def _ranking_keys(scores: list, teams: list[int] | None) -> list[tuple]:
