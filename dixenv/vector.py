@@ -182,8 +182,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions: Any):
         """Play one learner action per game (then every opponent until the learner's turn); autoreset as configured."""
         actions = self._check_actions(actions)
-        if self._compiled is not None:
-            return self._compiled.step(actions)
         n = self.num_envs
         ended = self._ended
         if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
@@ -192,6 +190,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 "autoreset_mode DISABLED reset them first: reset(options={'reset_mask': mask})"
             )
         legal = self._check_legal(actions)
+        if self._compiled is not None:
+            return self._compiled.step(actions, legal)
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)

@@ -19,7 +19,6 @@ import importlib
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
 
 from dixenv.compiled import require_numba
 from dixenv.core.rewards import score_values, win_rewards
@@ -91,16 +90,11 @@ class CompiledGames:
                 self.opponent_rng[i * k + j] = seed_rows([int(np_random.integers(2**31))])[0]
         self._start(slots)
 
-    def step(self, actions: np.ndarray) -> tuple:
-        """``VectorEnv.step`` on the compiled engine (the same checks and rewards; autoreset and infos by ``VectorEnv``)."""
+    def step(self, actions: np.ndarray, legal: np.ndarray) -> tuple:
+        """``VectorEnv.step`` on the compiled engine, once ``VectorEnv`` has checked ``actions`` (``legal``:
+        per game, legal or waiting to restart); the same rewards; autoreset and infos by ``VectorEnv``."""
         venv, n = self.venv, self.venv.num_envs
         ended = venv._ended
-        if venv.autoreset_mode is AutoresetMode.DISABLED and ended.any():
-            raise RuntimeError(
-                f"step() called on games whose episode ended (slots {np.flatnonzero(ended).tolist()}); with "
-                "autoreset_mode DISABLED reset them first: reset(options={'reset_mask': mask})"
-            )
-        legal = venv._check_legal(actions)
         restarted = np.flatnonzero(ended)
         moved = np.flatnonzero(legal & ~ended)
         illegal = np.flatnonzero(~legal)
@@ -142,10 +136,11 @@ class CompiledGames:
         batch, k = self.batch, len(self.opponent_seats)
         while slots.size:
             current = batch.current_players()[slots]
-            slots = slots[(current >= 0) & (current != self.learner)]
+            waiting = (current >= 0) & (current != self.learner)
+            slots = slots[waiting]
             if not slots.size:
                 return
-            rows = slots * k + self._row_of_seat[batch.current_players()[slots]]
+            rows = slots * k + self._row_of_seat[current[waiting]]
             actions = np.empty(slots.size, dtype=np.int64)
             random_choices(batch.masks()[slots], rows, self.opponent_rng, actions)
             batch.apply_slots(slots, actions)
