@@ -100,18 +100,24 @@ class CompiledGames:
         illegal = np.flatnonzero(~legal)
         if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
             self._new_games(restarted)
-        if moved.size:
-            self.batch.apply_slots(moved, actions[moved])
-            if self.auto_forced:
-                self.batch.play_forced(moved)
-        self._run_opponents(np.concatenate([restarted, moved]))
+        if hasattr(self.batch, "versus_step"):  # the move, forced moves, opponents and observations in one call
+            moves = np.full(n, -1, dtype=np.int64)
+            moves[moved] = actions[moved]
+            self._versus_step(moves)
+        else:
+            if moved.size:
+                self.batch.apply_slots(moved, actions[moved])
+                if self.auto_forced:
+                    self.batch.play_forced(moved)
+            self._run_opponents(np.concatenate([restarted, moved]))
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)
         self._outcomes(moved, rewards, terminated, truncated)
         rewards[illegal] = -1.0
         terminated[illegal] = True
-        self._observe()
+        if not hasattr(self.batch, "versus_step"):
+            self._observe()
         illegal_mask = np.zeros(n, dtype=bool)
         illegal_mask[illegal] = True
         return venv._finish_step(rewards, terminated, truncated, illegal_mask)
@@ -126,8 +132,16 @@ class CompiledGames:
     def _start(self, slots: Any) -> None:
         slots = np.asarray(slots, dtype=np.int64)
         self._new_games(slots)
+        if hasattr(self.batch, "versus_step"):  # every other slot waits for the learner (or is over): no move
+            self._versus_step(np.full(self.venv.num_envs, -1, dtype=np.int64))
+            return
         self._run_opponents(slots)
         self._observe()
+
+    def _versus_step(self, moves: np.ndarray) -> None:
+        """The batch's fused step: ``moves`` (-1: none), forced moves, random opponents, observations, masks."""
+        self.batch.versus_step(moves, self.learner, self._row_of_seat, self.opponent_rng, self.auto_forced,
+                               self.venv._obs, self.venv._masks)
 
     def _run_opponents(self, slots: np.ndarray) -> None:
         """Let the random opponents move in ``slots`` until the learner's turn or the game's end."""
