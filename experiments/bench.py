@@ -20,7 +20,7 @@ so the rng costs next to nothing; the env modes pay ``np.flatnonzero(mask)`` (~1
 
 Each measurement runs ``--rounds`` times, interleaved with the others, and keeps its best round, so
 the ratios hold up when the machine is shared. Then: the le_dix env() / OpenSpiel rl_environment
-ratio (target >= 5x), tracemalloc memory of one env() and the process max RSS; ``--profile le_dix``
+ratio (target >= 10x), tracemalloc memory of one env() and the process max RSS; ``--profile le_dix``
 adds a cProfile of env() random play.
 
 ``--vector`` adds a second table: learner steps/s of N games of a single-agent id (``--vector-ids``,
@@ -52,6 +52,13 @@ each game's compiled batch (``dixenv/games/<game>/compiled.py``) at ``--compiled
 bare ``oh_hell`` (4 players) in the same run, with the line ``compiled le_dix / pyspiel oh_hell = Xx``;
 then each engine's compile time in a fresh process (cold, then from numba's cache) and its state
 bytes per game slot. ``--vector`` ends with the line ``worst VectorEnv/DummyVecEnv ratio at N=64``.
+
+``--plot PNG`` draws le_dix's decisions/s against N from the run's tables (the compiled engine,
+``VectorEnv`` on either engine, ``DummyVecEnv``; OpenSpiel's ``rl_environment`` and bare state as
+lines): the README's speed figure comes from
+
+    python -m experiments.bench --games le_dix --players 4 --compiled --compiled-n 1 16 64 256 1024 4096 \
+        --vector --vector-ids dixenv/LeDix-v0 --num-envs 1 16 64 256 1024 --plot docs/performance_results/speed_vs_n.png
 
 ``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
 game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
@@ -483,11 +490,11 @@ def compile_seconds(game: str) -> tuple[float, float]:
     return cold, cached
 
 
-def run_compiled(args: argparse.Namespace) -> None:
+def run_compiled(args: argparse.Namespace) -> list[Result]:
     """The compiled engines' table: decisions/s at each N, beside pyspiel's bare oh_hell, in one run."""
     from dixenv.compiled.vector import BATCHES
 
-    players = {"le_dix": 4, "dix_de_suite": 2}
+    players = {"le_dix": 4, "dix_de_suite": 2, "dix": 2}
     u = uniforms(args.seed)
     specs: list[Spec] = []
     for game in (g for g in args.games if g in BATCHES):
@@ -496,7 +503,7 @@ def run_compiled(args: argparse.Namespace) -> None:
             specs.append(((game, n, "compiled"), lambda s, g=game, n=n, seed=seed: run_compiled_random(g, players[g], n, s, seed)))
     specs.append((("os oh_hell", 4, "spiel"), lambda s: run_spiel(4, s, u, args.seed)))
     print(f"\ncompiled engines: random legal decisions/s, observation and mask written every decision, all cores "
-          f"(n = games in the batch; le_dix 4 players, dix_de_suite 2; {args.seconds:g} s per row, best of {args.rounds})")
+          f"(n = games in the batch; le_dix 4 players, dix_de_suite and dix 2; {args.seconds:g} s per row, best of {args.rounds})")
     results = measure_all(specs, args.seconds, args.rounds)
     print_table(results)
     spiel = next((r for r in results if r.game == "os oh_hell"), None)
@@ -509,6 +516,58 @@ def run_compiled(args: argparse.Namespace) -> None:
         module_name, _, class_name = BATCHES[game].partition(":")
         batch = getattr(importlib.import_module(module_name), class_name)(load_game(game)[1].make_config(num_players=players[game]), 64)
         print(f"  {game:<14} cold {cold:6.1f} s, cached {cached:5.2f} s; {batch.bytes_per_slot:,} B per slot")
+    return results
+
+
+#: The plot's series: (label, game column, mode column) of this run's results, x = the N column.
+PLOT_SERIES = (
+    ("compiled engine (random play, obs + mask)", "le_dix", "compiled"),
+    ("VectorEnv (compiled), learner steps", "LeDix-v0", "VectorEnv"),
+    ("VectorEnv (python engine), learner steps", "LeDix-v0", "VectorEnv(py)"),
+    ("SB3 DummyVecEnv, learner steps", "LeDix-v0", "DummyVecEnv"),
+)
+
+
+def plot_speed(path: str, results: list[Result]) -> None:
+    """le_dix (4 players) decisions/s against the number of games N, from this run's tables, as a PNG.
+
+    The compiled and vector rows give one point per N; OpenSpiel's ``rl_environment`` (one env) and
+    bare ``oh_hell`` state (4 players) are horizontal lines. Run with ``--players 4 --compiled --vector
+    --vector-ids dixenv/LeDix-v0`` so every series is in the run.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=120)
+    drawn = 0
+    for label, game, mode in PLOT_SERIES:
+        points = sorted((r.players, r.steps_per_s) for r in results if r.game == game and r.mode == mode)
+        if points:
+            ax.plot(*zip(*points), marker="o", label=label)
+            drawn += 1
+    for label, mode, style in (("OpenSpiel rl_environment (one env)", "rl_env", "--"), ("pyspiel oh_hell state, no observation", "spiel", ":")):
+        rates = [r.steps_per_s for r in results if r.game == "os oh_hell" and r.mode == mode and r.players == 4]
+        if rates:
+            ax.axhline(max(rates), linestyle=style, color="grey" if mode == "rl_env" else "black", label=label)
+            drawn += 1
+    if not drawn:
+        print(f"\nplot {path}: nothing to draw (run with --players 4 --compiled --vector --vector-ids dixenv/LeDix-v0)")
+        plt.close(fig)
+        return
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("games stepped together (N)")
+    ax.set_ylabel("decisions (learner steps) per second")
+    ax.set_title("le_dix, 4 players, random legal play, one 2-core run")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    print(f"\nplot written: {path}")
 
 
 def print_vector_table(results: list[Result]) -> None:
@@ -521,7 +580,7 @@ def print_vector_table(results: list[Result]) -> None:
         print(f"{r.game:<16} {r.players:>4}  {r.mode:<11} {r.steps_per_s:>10,.0f} {r.games_per_s:>10,.1f} {r.us_per_step:>8.1f} {ratio:>8}")
 
 
-def run_vector(args: argparse.Namespace) -> None:
+def run_vector(args: argparse.Namespace) -> list[Result]:
     """The vector table and the bytes per slot."""
     options = {env_id: vector_options(env_id, args.players[0]) for env_id in args.vector_ids}
     specs: list[Spec] = []
@@ -550,6 +609,7 @@ def run_vector(args: argparse.Namespace) -> None:
             for kind in ("VectorEnv", "DummyVecEnv"):
                 reset_bytes, playing_bytes = slot_bytes(kind, env_id, options[env_id], args.seed)
                 print(f"  {short_id(env_id):<16} {kind:<11} {reset_bytes:>10,.0f} B {playing_bytes:>10,.0f} B")
+    return results
 
 
 def profile_vector(args: argparse.Namespace) -> None:
@@ -831,6 +891,8 @@ def main(argv: list[str] | None = None) -> int:
     vector.add_argument("--train-rollout", type=int, default=2048, help="steps per rollout over all games (default 2048)")
     vector.add_argument("--torch-threads", type=int, default=1, help="torch.set_num_threads; 0 keeps torch's default (default 1: on a shared machine more threads thrash)")
     vector.add_argument("--profile-train", action="store_true", help="also print a cProfile of the SB3VecEnv training run at the largest N")
+    parser.add_argument("--plot", metavar="PNG", help="write a plot of le_dix decisions/s against N from this run's tables "
+                        "(compiled engine, VectorEnv, DummyVecEnv; OpenSpiel's rl_environment and bare oh_hell as lines; needs matplotlib)")
     parser.add_argument("--search", action="store_true",
                         help="measure only what search pays per call: clone() and sample_hidden() of the seat to act")
     args = parser.parse_args(argv)
@@ -893,7 +955,7 @@ def main(argv: list[str] | None = None) -> int:
             if ref and ours:
                 ratios.append(f"  {n} players: le_dix {mode} / OpenSpiel rl_environment = {ours.steps_per_s / ref.steps_per_s:.2f}x steps/s")
     if ratios:
-        print("\nratio (project target >= 5x):")
+        print("\nratio (project target >= 10x):")
         print("\n".join(ratios))
 
     if not args.no_memory and loaded:
@@ -912,23 +974,29 @@ def main(argv: list[str] | None = None) -> int:
             profile_env(loaded[args.profile][0], {"num_players": args.players[0]}, args.seconds, args.seed, args.profile_top)
         else:
             print(f"\nprofile of {args.profile} skipped: not loaded")
-    run_extra_tables(args)
+    run_extra_tables(args, results)
     return 0
 
 
-def run_extra_tables(args: argparse.Namespace) -> None:
-    """The compiled, vector and training tables and profiles, when asked for."""
+def run_extra_tables(args: argparse.Namespace, results: list[Result] | None = None) -> None:
+    """The compiled, vector and training tables and profiles, when asked for; then the plot (``--plot``)."""
+    results = list(results or [])
     if args.compiled:
-        run_compiled(args)
-    if not (args.vector or args.profile_vector or args.train or args.profile_train):
-        return
-    try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
-        print("\nvector and training tables: skipped, they need the train extra (torch, stable-baselines3, sb3-contrib)")
-        return
+        results += run_compiled(args)
+    if args.vector or args.profile_vector or args.train or args.profile_train:
+        try:
+            import sb3_contrib  # noqa: F401
+        except ImportError:
+            print("\nvector and training tables: skipped, they need the train extra (torch, stable-baselines3, sb3-contrib)")
+        else:
+            _vector_and_training(args, results)
+    if args.plot:
+        plot_speed(args.plot, results)
+
+
+def _vector_and_training(args: argparse.Namespace, results: list[Result]) -> None:
     if args.vector:
-        run_vector(args)
+        results += run_vector(args)
     if args.profile_vector:
         profile_vector(args)
     if args.train or args.profile_train:

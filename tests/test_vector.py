@@ -501,6 +501,24 @@ def test_bench_compiled_table_prints_the_ratio_to_pyspiel(capsys):
     assert row[1] == "8" and row[2] == "compiled" and float(row[3].replace(",", "")) > 0
 
 
+def test_bench_plot_draws_each_series_of_the_run(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    from dixenv.experiments.bench import Result, plot_speed
+
+    results = [Result("le_dix", n, "compiled", 1_000_000 * n, 0, 1.0) for n in (16, 64)]
+    results += [Result("LeDix-v0", n, kind, 1000 * n, 0, 1.0) for n in (16, 64) for kind in ("VectorEnv", "DummyVecEnv")]
+    results += [Result("os oh_hell", 4, "rl_env", 3000, 0, 1.0), Result("os oh_hell", 3, "rl_env", 9, 0, 1.0)]
+    path = tmp_path / "plots" / "speed.png"
+    plot_speed(str(path), results)
+    assert "plot written" in capsys.readouterr().out
+    with Image.open(path) as image:
+        assert image.format == "PNG" and image.size[0] > 400
+    plot_speed(str(tmp_path / "empty.png"), [Result("dix", 2, "env", 10, 1, 1.0)])
+    assert "nothing to draw" in capsys.readouterr().out and not (tmp_path / "empty.png").exists()
+
+
 def test_bench_slot_bytes_counts_what_each_extra_game_holds():
     from dixenv.experiments.bench import slot_bytes
 
