@@ -147,12 +147,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         rows = n if (batched or match_maker is not None) else 0
         self._batch_obs = np.zeros((rows, size), dtype=np.float32)
         self._batch_masks = np.zeros((rows, num_actions), dtype=bool)
-        self.engine = _engine(engine, single, match_maker)
+        self.engine = _engine(engine, single, match_maker, batched)
         self._compiled = None
         if self.engine == "compiled":
             from dixenv.compiled.vector import CompiledGames
 
-            self._compiled = CompiledGames(self, single)
+            self._compiled = CompiledGames(self, single, batched)
 
     # --- Gymnasium vector API -----------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -411,13 +411,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             observer.set_from(state, state.current_player())
             obs[j] = observer.tensor
             _fill_mask(masks[j], self._legal[i])
-        actions = np.asarray(policy.act_batch(obs, masks))
-        if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"{policy!r}.act_batch returned a {actions.dtype} array of shape {actions.shape}; "
-                f"it must return ({k},) integer action ids, one per game"
-            )
-        return actions.tolist()
+        return batch_actions(policy, obs, masks).tolist()
 
     # --- input checks -------------------------------------------------------------------------
     def _check_actions(self, actions: Any) -> np.ndarray:
@@ -474,6 +468,18 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 _MASK_LOOP_MAX = 32
 
 
+def batch_actions(policy: BatchPolicy, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``policy.act_batch(observations, masks)``, checked: one integer action id per game (``ValueError`` otherwise)."""
+    k = len(masks)
+    actions = np.asarray(policy.act_batch(observations, masks))
+    if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(
+            f"{policy!r}.act_batch returned a {actions.dtype} array of shape {actions.shape}; "
+            f"it must return ({k},) integer action ids, one per game"
+        )
+    return actions
+
+
 def _fill_mask(row: np.ndarray, legal: Sequence[int]) -> None:
     """Set ``row`` (a mask) to 1 at the ``legal`` actions and 0 elsewhere, in place."""
     row.fill(0)
@@ -487,13 +493,13 @@ def _fill_mask(row: np.ndarray, legal: Sequence[int]) -> None:
 ENGINES = ("compiled", "python")
 
 
-def _engine(engine: str | None, single: SingleAgentEnv, match_maker: Any) -> str:
+def _engine(engine: str | None, single: SingleAgentEnv, match_maker: Any, batched: dict[int, Any]) -> str:
     """The engine that plays the games: ``engine`` if given (checked), else compiled where it can."""
     from dixenv.compiled.vector import supported
 
     if engine is not None and engine not in ENGINES:
         raise ValueError(f"option engine={engine!r} is not allowed; allowed values: {list(ENGINES)} or None (compiled where it can)")
-    why_not = supported(single, match_maker)
+    why_not = supported(single, match_maker, batched)
     if engine == "compiled":
         if why_not:
             raise ValueError(f"engine='compiled' cannot play these games: {why_not}; use engine='python'")

@@ -8,9 +8,13 @@ the same deals from the same seeds, the same random opponents (each seat's own P
 reseeded from the slot's seed exactly as ``reseed_agents`` reseeds ``RandomAgent``), the same
 rewards in every mode, autoreset modes, illegal-action handling and infos.
 
-What the compiled path plays: the games listed in ``BATCHES``, opponents that are all ``"random"``,
-no match maker, no rendering, no move log and no scenario decks; ``supported`` says why not
-otherwise, and ``VectorEnv`` then keeps its Python path (or refuses ``engine="compiled"``).
+What the compiled path plays: the games listed in ``BATCHES``, opponents that are ``"random"`` or
+batched policies (``act_batch``: trained networks, snapshots), no match maker, no rendering, no move
+log and no scenario decks; ``supported`` says why not otherwise, and ``VectorEnv`` then keeps its
+Python path (or refuses ``engine="compiled"``). With random opponents only, a step is one compiled
+call (``versus_step``); a batched policy is asked round by round for every game waiting on it, in
+the same groups and order as the Python path, so a policy that draws random numbers plays the same
+games on either engine.
 """
 
 from __future__ import annotations
@@ -30,13 +34,19 @@ BATCHES = {
 }
 
 
-def supported(single: Any, match_maker: Any) -> str:
-    """Why the compiled engine cannot play this single env's games ("" when it can)."""
-    aec = single.aec
+def supported(single: Any, match_maker: Any, batched: dict[int, Any] | None = None) -> str:
+    """Why the compiled engine cannot play this single env's games ("" when it can).
+
+    ``batched``: the opponents' seats that a batched policy plays (``dixenv.vector._opponents``).
+    """
+    aec, batched = single.aec, batched or {}
     if aec.game.name not in BATCHES:
         return f"{aec.game.name} has no compiled engine yet (compiled: {sorted(BATCHES)})"
-    if any(spec != "random" for spec in single.opponent_specs):
-        return f"opponents {list(single.opponent_specs)} play in Python (the compiled engine plays 'random' opponents)"
+    others = [spec for seat, spec in zip(single.opponent_seats, single.opponent_specs)
+              if seat not in batched and not (isinstance(spec, str) and spec == "random")]
+    if others:
+        return (f"opponents {others} play in Python (the compiled engine plays 'random' opponents and "
+                "batched policies, objects with act_batch)")
     if match_maker is not None:
         return "a match_maker seats agents per episode in Python"
     if aec.render_mode is not None or aec.record_events:
@@ -53,12 +63,18 @@ def _batch_class(game: str) -> type:
 class CompiledGames:
     """The N games of ``venv`` as one compiled batch (see the module docstring)."""
 
-    def __init__(self, venv: Any, single: Any):
+    def __init__(self, venv: Any, single: Any, batched: dict[int, Any] | None = None):
         from dixenv.compiled.rng import rng_rows
 
         aec, n = single.aec, venv.num_envs
+        #: seat -> the batched policy that plays it (the other opponents are random).
+        self.policies = dict(batched or {})
         self.venv = venv
         self.batch = _batch_class(aec.game.name)(aec.config, n)
+        # With a Python policy between the compiled calls, one thread: numba's OpenMP threads and the
+        # policy's BLAS or torch threads spin-wait against each other (measured on 2 cores: LeDix-v0,
+        # N = 64, 3 seats of a numpy policy: 702 learner steps/s on threads, 17,995 on one).
+        self.batch.parallel = not self.policies
         self.learner = aec._seat_of[single.learner]
         self.opponent_seats = np.asarray(single.opponent_seats, dtype=np.int64)
         k = len(self.opponent_seats)
@@ -66,6 +82,8 @@ class CompiledGames:
         self.opponent_rng = rng_rows([np.random.default_rng() for _ in range(n * k)])
         self._row_of_seat = np.full(aec.config.num_players, -1, dtype=np.int64)
         self._row_of_seat[self.opponent_seats] = np.arange(k)
+        self._random_seat = np.zeros(aec.config.num_players, dtype=bool)  # opponents' seats that play at random
+        self._random_seat[[s for s in self.opponent_seats.tolist() if s not in self.policies]] = True
         self.teams = aec.game.new_state(aec.config, np.random.default_rng(0), {}, None).teams()
         self.reward_mode = aec.reward_mode
         self.auto_forced = aec.auto_forced
@@ -86,8 +104,12 @@ class CompiledGames:
             # The single env's np_random (gymnasium's seeding: default_rng(seed)) draws each
             # opponent's seed in seat order, as reseed_agents does.
             np_random = np.random.default_rng(seed)
-            for j in range(k):
-                self.opponent_rng[i * k + j] = seed_rows([int(np_random.integers(2**31))])[0]
+            for j, seat in enumerate(self.opponent_seats.tolist()):
+                policy = self.policies.get(seat)
+                if policy is None:
+                    self.opponent_rng[i * k + j] = seed_rows([int(np_random.integers(2**31))])[0]
+                elif hasattr(policy, "reset"):  # reseed_agents reseeds every opponent that has reset
+                    policy.reset(seed=int(np_random.integers(2**31)))
         self._start(slots)
 
     def step(self, actions: np.ndarray, legal: np.ndarray) -> tuple:
@@ -100,7 +122,7 @@ class CompiledGames:
         illegal = np.flatnonzero(~legal)
         if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
             self._new_games(restarted)
-        if hasattr(self.batch, "versus_step"):  # the move, forced moves, opponents and observations in one call
+        if self._fused:  # the move, forced moves, opponents and observations in one call
             moves = np.full(n, -1, dtype=np.int64)
             moves[moved] = actions[moved]
             self._versus_step(moves)
@@ -116,7 +138,7 @@ class CompiledGames:
         self._outcomes(moved, rewards, terminated, truncated)
         rewards[illegal] = -1.0
         terminated[illegal] = True
-        if not hasattr(self.batch, "versus_step"):
+        if not self._fused:
             self._observe()
         illegal_mask = np.zeros(n, dtype=bool)
         illegal_mask[illegal] = True
@@ -132,7 +154,7 @@ class CompiledGames:
     def _start(self, slots: Any) -> None:
         slots = np.asarray(slots, dtype=np.int64)
         self._new_games(slots)
-        if hasattr(self.batch, "versus_step"):  # every other slot waits for the learner (or is over): no move
+        if self._fused:  # every other slot waits for the learner (or is over): no move
             self._versus_step(np.full(self.venv.num_envs, -1, dtype=np.int64))
             return
         self._run_opponents(slots)
@@ -143,23 +165,67 @@ class CompiledGames:
         self.batch.versus_step(moves, self.learner, self._row_of_seat, self.opponent_rng, self.auto_forced,
                                self.venv._obs, self.venv._masks)
 
-    def _run_opponents(self, slots: np.ndarray) -> None:
-        """Let the random opponents move in ``slots`` until the learner's turn or the game's end."""
-        from dixenv.compiled.agents import random_choices
+    @property
+    def _fused(self) -> bool:
+        """Whether a step is the batch's one compiled call (its ``versus_step``, random opponents only)."""
+        return not self.policies and hasattr(self.batch, "versus_step")
 
-        batch, k = self.batch, len(self.opponent_seats)
+    def _run_opponents(self, slots: np.ndarray) -> None:
+        """Let the opponents move in ``slots`` until the learner's turn or the game's end.
+
+        As ``VectorEnv._run_opponents`` on the Python engine: random opponents move until a batched
+        policy's turn, then each policy is asked once for all the games waiting on it (grouped in
+        slot order), and the games it moved go round again (group after group).
+        """
+        batch = self.batch
         while slots.size:
-            current = batch.current_players()[slots]
-            waiting = (current >= 0) & (current != self.learner)
-            slots = slots[waiting]
+            slots = self._random_moves(slots)
             if not slots.size:
                 return
-            rows = slots * k + self._row_of_seat[current[waiting]]
-            actions = np.empty(slots.size, dtype=np.int64)
-            random_choices(batch.masks()[slots], rows, self.opponent_rng, actions)
-            batch.apply_slots(slots, actions)
-            if self.auto_forced:
-                batch.play_forced(slots)
+            to_act = batch.current_players()
+            current = to_act[slots]
+            # every slot as its player to act sees it (seat 0 where over: unused), one compiled pass each
+            obs, masks = batch.observe(np.maximum(to_act, 0)), batch.masks().astype(bool)
+            groups: dict[int, tuple[Any, list[int]]] = {}
+            for i, seat in zip(slots.tolist(), current.tolist()):
+                policy = self.policies[seat]
+                groups.setdefault(id(policy), (policy, []))[1].append(i)
+            for policy, group in groups.values():
+                rows = np.asarray(group, dtype=np.int64)
+                actions = _policy_actions(policy, obs[rows], masks[rows], rows)
+                batch.apply_slots(rows, actions)
+                if self.auto_forced:
+                    batch.play_forced(rows)
+            slots = np.concatenate([np.asarray(g, dtype=np.int64) for _, g in groups.values()])
+
+    def _random_moves(self, slots: np.ndarray) -> np.ndarray:
+        """Random opponents move in ``slots`` until another seat's turn; the slots where a policy is to act,
+        in the order of ``slots`` (each slot draws from its own rows, so moving them together changes nothing)."""
+        batch, k = self.batch, len(self.opponent_seats)
+        policy_turn = np.zeros(batch.n, dtype=bool)
+        moving = slots
+        while moving.size:
+            current = batch.current_players()[moving]
+            waiting = (current >= 0) & (current != self.learner)
+            moving, current = moving[waiting], current[waiting]
+            random = self._random_seat[current]
+            policy_turn[moving[~random]] = True
+            moving, current = moving[random], current[random]
+            if moving.size:
+                self._random_round(moving, current, k)
+        return slots[policy_turn[slots]]
+
+    def _random_round(self, slots: np.ndarray, current: np.ndarray, k: int) -> None:
+        """One random move in each of ``slots`` (seat ``current[i]`` to act in ``slots[i]``)."""
+        from dixenv.compiled.agents import random_choices
+
+        batch = self.batch
+        rows = slots * k + self._row_of_seat[current]
+        actions = np.empty(slots.size, dtype=np.int64)
+        random_choices(batch.masks()[slots], rows, self.opponent_rng, actions)
+        batch.apply_slots(slots, actions)
+        if self.auto_forced:
+            batch.play_forced(slots)
 
     def _outcomes(self, slots: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> None:
         """The learner's reward since it was last paid, and whether its game ended, for ``slots``."""
@@ -188,6 +254,20 @@ class CompiledGames:
         batch.observe(self._seats, out=venv._obs)
         batch.masks(out=venv._masks)
         venv._masks[batch.current_players() != self.learner] = 0
+
+
+def _policy_actions(policy: Any, observations: np.ndarray, masks: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """A batched policy's actions for the games ``slots`` (checked: the compiled engine applies only legal moves)."""
+    from dixenv.vector import batch_actions
+
+    actions = batch_actions(policy, observations, masks)
+    ok = (actions >= 0) & (actions < masks.shape[1])
+    ok[ok] = masks[np.flatnonzero(ok), actions[ok]]
+    if not ok.all():
+        j = int(np.flatnonzero(~ok)[0])
+        raise ValueError(f"{policy!r}.act_batch chose action {int(actions[j])} in game {int(slots[j])}, which is not "
+                         f"legal there; legal actions: {np.flatnonzero(masks[j]).tolist()}")
+    return actions.astype(np.int64)
 
 
 def _ranking_keys(scores: list, teams: list[int] | None) -> list[tuple]:

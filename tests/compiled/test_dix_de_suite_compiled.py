@@ -276,20 +276,22 @@ def test_play_random_is_random_agent_steps_with_unseeded_resets(one_thread) -> N
 
 
 def test_results_do_not_depend_on_the_thread_count() -> None:
+    """One thread, two threads, and the one-thread wrapper (``parallel = False``) play the same games."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba runs one thread here")
     config = dds.raw_env(num_players=4, reshuffle=True, teams=True, max_turns=50).config
     results = []
     before = numba.get_num_threads()
     try:
-        for threads in (1, 2):
+        for threads, parallel in ((1, True), (2, True), (2, False)):
             numba.set_num_threads(threads)
             batch = DixDeSuiteBatch(config, 64)
+            batch.parallel = parallel
             batch.seed(3)
             obs, masks = play_random(batch, None, seed_rows(range(64)), 200)
             results.append((obs, masks, batch.rng.copy(), batch.state.copy()))
     finally:
         numba.set_num_threads(before)
-    (o1, m1, r1, s1), (o2, m2, r2, s2) = results
-    assert np.array_equal(o1, o2) and np.array_equal(m1, m2) and np.array_equal(r1, r2)
-    assert np.array_equal(s1, s2)
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert np.array_equal(a, b)

@@ -155,22 +155,25 @@ def test_play_random_is_random_agent_play_with_new_games_when_one_ends() -> None
 
 
 def test_results_do_not_depend_on_the_thread_count() -> None:
+    """One thread, two threads, and the one-thread wrapper (``parallel = False``) play the same games."""
     numba = pytest.importorskip("numba")
     config = make_config(num_players=5, deals=(3, 2, 1), hook=True)
     threads = numba.get_num_threads()
     runs = []
     try:
-        for count in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
+        for count, parallel in ((1, True), (min(2, numba.config.NUMBA_NUM_THREADS), True), (1, False)):
             numba.set_num_threads(count)
             batch = LeDixBatch(config, 64)
+            batch.parallel = parallel
             batch.new_games(batch.all_slots, seed_rows(range(64)))
             batch.play_forced()
             obs, masks, finished = play_random(batch, None, seed_rows(range(100, 164)), 50)
             runs.append((obs.copy(), masks.copy(), finished, batch.ints.copy(), batch.seats.copy(), batch.cards.copy(), batch.rng.copy()))
     finally:
         numba.set_num_threads(threads)
-    for a, b in zip(*runs):
-        assert np.array_equal(a, b)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            assert np.array_equal(a, b)
 
 
 def test_slot_lists_that_repeat_a_slot_are_refused() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,10 +28,13 @@ CASES = [
 CASE_IDS = [f"{env_id.split('/')[1]}-{i}" for i, (env_id, _) in enumerate(CASES)]
 
 
-def side_by_side(options: dict, env_id: str, steps: int, seed: int, **vector_options) -> int:
-    """Step a compiled and a Python VectorEnv with the same actions (some illegal); assert equal outputs."""
-    ours = VectorEnv(env_id, 4, engine="compiled", **vector_options, **options)
-    theirs = VectorEnv(env_id, 4, engine="python", **vector_options, **options)
+def side_by_side(options: Any, env_id: str, steps: int, seed: int, **vector_options) -> int:
+    """Step a compiled and a Python VectorEnv with the same actions (some illegal); assert equal outputs.
+
+    ``options``: the envs' options, or a function that makes them (each env then gets its own
+    opponents, as stateful policies need)."""
+    ours = VectorEnv(env_id, 4, engine="compiled", **vector_options, **(options() if callable(options) else options))
+    theirs = VectorEnv(env_id, 4, engine="python", **vector_options, **(options() if callable(options) else options))
     assert ours.engine == "compiled" and theirs.engine == "python"
     a, b = ours.reset(seed=seed), theirs.reset(seed=seed)
     assert np.array_equal(a[0], b[0])
@@ -74,6 +78,76 @@ def test_compiled_vector_env_equals_the_python_one_in_every_autoreset_mode(env_i
 @pytest.mark.parametrize("env_id, options", [CASES[1], CASES[4]], ids=[CASE_IDS[1], CASE_IDS[4]])
 def test_compiled_vector_env_with_forced_moves_as_steps(env_id, options):
     assert side_by_side({**options, "auto_forced": False}, env_id, steps=120, seed=5) >= 1
+
+
+class SamplingPolicy:
+    """A batched policy that samples from its own generator (reseeded by ``reset``, as the envs reseed
+    opponents) and reads the observation (a fixed random linear score), as a sampling network does."""
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng()
+        self.weights: np.ndarray | None = None
+        self.batch_sizes: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        assert observations.dtype == np.float32 and masks.dtype == bool
+        if self.weights is None:
+            self.weights = np.random.default_rng(99).normal(size=(observations.shape[1], masks.shape[1]))
+        self.batch_sizes.append(len(masks))
+        scores = observations.astype(np.float64) @ self.weights + self.rng.random(masks.shape)
+        return np.argmax(np.where(masks, scores, -np.inf), axis=1)
+
+
+def _with_policies(base: dict, seats: list) -> Any:
+    """Options whose opponents are ``seats`` ("random", or "policy" / "policy2": fresh SamplingPolicy objects per env)."""
+    def make() -> dict:
+        policies = {"policy": SamplingPolicy(), "policy2": SamplingPolicy()}
+        return {**base, "opponents": [policies.get(s, s) for s in seats]}
+    return make
+
+
+@pytest.mark.parametrize("env_id, base, seats", [
+    ("dixenv/LeDix-v0", {"num_players": 4, "deals": (2, 1), "learner_seat": 1}, ["policy", "random", "policy"]),
+    ("dixenv/LeDix-v0", {"num_players": 3, "deals": (2,), "reward": "points"}, ["policy", "policy2"]),
+    ("dixenv/DixDeSuite-v0", {"num_players": 3, "target_score": 80, "max_turns": 40}, ["random", "policy"]),
+], ids=["le_dix-policy-random-policy", "le_dix-two-policies", "dix_de_suite-random-policy"])
+def test_batched_policy_opponents_play_the_python_engines_games(env_id, base, seats):
+    """Policies are asked in the same groups and order on both engines: sampling policies play the same games."""
+    make = _with_policies(base, seats)
+    assert VectorEnv(env_id, 2, **make()).engine == "compiled"
+    assert side_by_side(make, env_id, steps=150, seed=11) >= 1
+    assert side_by_side(make, env_id, steps=60, seed=12, autoreset_mode=AutoresetMode.SAME_STEP) >= 0
+
+
+def test_a_batched_policy_is_asked_once_per_round_on_the_compiled_engine():
+    policy = SamplingPolicy()
+    env = VectorEnv("dixenv/LeDix-v0", 8, engine="compiled", num_players=4, opponents=[policy, policy, policy], deals=(3,))
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        env.step(random_masked(env.action_masks(), rng))
+    assert max(policy.batch_sizes) > 1 and len(policy.batch_sizes) < sum(policy.batch_sizes) / 2
+
+
+def test_a_batched_policy_that_chooses_an_illegal_move_is_named_on_the_compiled_engine():
+    class Illegal(SamplingPolicy):
+        def act_batch(self, observations, masks):
+            return np.argmin(masks, axis=1)  # a masked-out action where one exists
+
+    env = VectorEnv("dixenv/LeDix-v0", 2, engine="compiled", num_players=3, opponents=[Illegal(), Illegal()], learner_seat=2)
+    with pytest.raises(ValueError, match="act_batch chose action \\d+ in game \\d, which is not legal there; legal actions: \\["):
+        env.reset(seed=0)
+
+    class Floats(SamplingPolicy):
+        def act_batch(self, observations, masks):
+            return np.zeros(len(masks), dtype=np.float32)
+
+    env = VectorEnv("dixenv/LeDix-v0", 2, engine="compiled", num_players=3, opponents=[Floats(), Floats()], learner_seat=2)
+    with pytest.raises(ValueError, match="act_batch returned a float32 array.*integer action ids"):
+        env.reset(seed=0)
 
 
 def test_unseeded_resets_continue_each_slots_generators_as_the_python_engine():

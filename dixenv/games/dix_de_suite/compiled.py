@@ -48,7 +48,8 @@ in a slot without new rows continues it, as an env's next unseeded ``reset()`` d
 
 Kernels are ``@njit`` functions of one slot ``g`` (``_apply``, ``_observe``, …), and one
 ``@njit(parallel=True)`` kernel, ``_many``, applies one of them to many slots with ``prange``
-(inside it, arrays carry no reference count, so threads share no counter). numba is imported by
+(inside it, arrays carry no reference count, so threads share no counter); ``_many_serial`` does
+the same on one thread, chosen by the batch's ``parallel`` attribute. numba is imported by
 this module only; ``dixenv`` never imports it at import time.
 """
 
@@ -716,6 +717,40 @@ OP_OBSERVE = 4  # write the observation of seat seats[j] into obs[g]
 OP_RANDOM = 5  # play_random: `steps` random decisions from rng_moves, new games when over
 
 
+@njit(cache=True)
+def _one(
+    op: int,
+    S: np.ndarray,
+    R: Rules,
+    off: np.ndarray,
+    tab: np.ndarray,
+    rng: np.ndarray,
+    slots: np.ndarray,
+    actions: np.ndarray,
+    seats: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rng_moves: np.ndarray,
+    steps: int,
+    j: int,
+) -> None:
+    """One operation (``OP_*``) on slot ``slots[j]``: the body of ``_many`` and ``_many_serial``."""
+    g = slots[j]
+    if op == OP_NEW:
+        _new_game(S, R, rng, g)
+    elif op == OP_APPLY:
+        if actions[j] >= 0 and S[g, I_CURRENT] >= 0:
+            _apply(S, R, rng, g, actions[j])
+    elif op == OP_FORCED:
+        _play_forced(S, R, rng, g)
+    elif op == OP_MASK:
+        _mask(S, g, masks)
+    elif op == OP_OBSERVE:
+        _observe(S, R, off, tab, g, seats[j], obs)
+    elif op == OP_RANDOM:
+        _play_random(S, R, off, tab, rng, rng_moves, g, steps, obs, masks)
+
+
 @njit(parallel=True, cache=True)
 def _many(
     op: int,
@@ -742,20 +777,30 @@ def _many(
     games as stepping all slots together, without a barrier between threads at every step.
     """
     for j in prange(slots.shape[0]):
-        g = slots[j]
-        if op == OP_NEW:
-            _new_game(S, R, rng, g)
-        elif op == OP_APPLY:
-            if actions[j] >= 0 and S[g, I_CURRENT] >= 0:
-                _apply(S, R, rng, g, actions[j])
-        elif op == OP_FORCED:
-            _play_forced(S, R, rng, g)
-        elif op == OP_MASK:
-            _mask(S, g, masks)
-        elif op == OP_OBSERVE:
-            _observe(S, R, off, tab, g, seats[j], obs)
-        elif op == OP_RANDOM:
-            _play_random(S, R, off, tab, rng, rng_moves, g, steps, obs, masks)
+        _one(op, S, R, off, tab, rng, slots, actions, seats, obs, masks, rng_moves, steps, j)
+
+
+@njit(cache=True)
+def _many_serial(
+    op: int,
+    S: np.ndarray,
+    R: Rules,
+    off: np.ndarray,
+    tab: np.ndarray,
+    rng: np.ndarray,
+    slots: np.ndarray,
+    actions: np.ndarray,
+    seats: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rng_moves: np.ndarray,
+    steps: int,
+) -> None:
+    """``_many`` on one thread: for small calls between a Python policy's batches, where numba's OpenMP
+    threads and the policy's BLAS or torch threads would spin-wait against each other (measured on 2
+    cores: 1.4 ms a call instead of microseconds, and the policy's matmul 20x slower)."""
+    for j in range(slots.shape[0]):
+        _one(op, S, R, off, tab, rng, slots, actions, seats, obs, masks, rng_moves, steps, j)
 
 
 # ------------------------------------------------------------------------------- the batch
@@ -808,6 +853,8 @@ class DixDeSuiteBatch:
         self.num_actions = NUM_ACTIONS
         self.num_seats = config.num_players
         self._all = np.arange(self.n, dtype=np.int64)
+        #: Threads over slots (True) or one thread (False: when a Python policy runs between calls).
+        self.parallel = True
         # placeholders for the arguments of _many that an operation does not read
         self._no_int = np.zeros(0, dtype=np.int64)
         self._no_obs = np.zeros((0, 0), dtype=np.float32)
@@ -831,7 +878,7 @@ class DixDeSuiteBatch:
         rng_moves: np.ndarray | None = None,
         steps: int = 0,
     ) -> None:
-        _many(
+        (_many if self.parallel else _many_serial)(
             op,
             self.state,
             self.rules,
@@ -1020,6 +1067,9 @@ def warm_up() -> float:
     batch.play_forced()
     batch.apply(batch.masks().argmax(axis=1))
     batch.apply_slots([0], [-1])
+    batch.observe(0)
+    play_random(batch, None, seed_rows([2, 3]), 3)
+    batch.parallel = False  # the one-thread wrapper too
     batch.observe(0)
     play_random(batch, None, seed_rows([2, 3]), 3)
     return time.perf_counter() - start
