@@ -29,6 +29,7 @@ at ``--num-envs`` N = 1 16 64 256 by default) three ways, interleaved in the sam
 * ``VectorEnv``    ``dixenv.vector.VectorEnv`` through the Gymnasium vector API (``copy=False``), on
                    the compiled engine where it can play the games (numba installed, random opponents);
 * ``VectorEnv(py)`` the same forced onto the Python engines (``engine="python"``);
+* ``VectorEnv(thr)`` the compiled engine on numba's threads (``threads=True``; only ids it plays);
 * ``SB3VecEnv``    the same wrapped for Stable-Baselines3 (masks by ``get_action_masks``, as MaskablePPO);
 * ``DummyVecEnv``  SB3's ``DummyVecEnv`` of N ``gymnasium.make`` envs, masks by ``get_action_masks``;
 
@@ -317,9 +318,9 @@ def make_vector(kind: str, env_id: str, num_envs: int, options: dict, seed: int)
 
     from dixenv.vector import VectorEnv
 
-    if kind in ("VectorEnv", "VectorEnv(py)"):
+    if kind in ("VectorEnv", "VectorEnv(py)", "VectorEnv(thr)"):
         engine = "python" if kind == "VectorEnv(py)" else None  # None: compiled where it can
-        env = VectorEnv(env_id, num_envs, copy=False, engine=engine, **options)
+        env = VectorEnv(env_id, num_envs, copy=False, engine=engine, threads=kind == "VectorEnv(thr)", **options)
         env.reset(seed=seed)
         return env, env.action_masks, env.step, int(env.single_action_space.n)
     from sb3_contrib.common.maskable.utils import get_action_masks
@@ -523,6 +524,7 @@ def run_compiled(args: argparse.Namespace) -> list[Result]:
 PLOT_SERIES = (
     ("compiled engine (random play, obs + mask)", "le_dix", "compiled"),
     ("VectorEnv (compiled), learner steps", "LeDix-v0", "VectorEnv"),
+    ("VectorEnv (compiled, threads=True)", "LeDix-v0", "VectorEnv(thr)"),
     ("VectorEnv (python engine), learner steps", "LeDix-v0", "VectorEnv(py)"),
     ("SB3 DummyVecEnv, learner steps", "LeDix-v0", "DummyVecEnv"),
 )
@@ -573,20 +575,24 @@ def plot_speed(path: str, results: list[Result]) -> None:
 def print_vector_table(results: list[Result]) -> None:
     """The vector table: id, N, kind, learner steps/s, episodes/s, µs per learner step, ratio to DummyVecEnv."""
     dummy = {(r.game, r.players): r for r in results if r.mode == "DummyVecEnv"}
-    print(f"\n{'env id':<16} {'N':>4}  {'kind':<11} {'steps/s':>10} {'episodes/s':>10} {'µs/step':>8} {'x Dummy':>8}")
+    print(f"\n{'env id':<16} {'N':>4}  {'kind':<14} {'steps/s':>10} {'episodes/s':>10} {'µs/step':>8} {'x Dummy':>8}")
     for r in results:
         ref = dummy.get((r.game, r.players))
         ratio = f"{r.steps_per_s / ref.steps_per_s:.2f}" if ref else "-"
-        print(f"{r.game:<16} {r.players:>4}  {r.mode:<11} {r.steps_per_s:>10,.0f} {r.games_per_s:>10,.1f} {r.us_per_step:>8.1f} {ratio:>8}")
+        print(f"{r.game:<16} {r.players:>4}  {r.mode:<14} {r.steps_per_s:>10,.0f} {r.games_per_s:>10,.1f} {r.us_per_step:>8.1f} {ratio:>8}")
 
 
 def run_vector(args: argparse.Namespace) -> list[Result]:
     """The vector table and the bytes per slot."""
     options = {env_id: vector_options(env_id, args.players[0]) for env_id in args.vector_ids}
     specs: list[Spec] = []
+    from dixenv.vector import VectorEnv
+
     for env_id in args.vector_ids:
+        compiled = VectorEnv(env_id, 1, **options[env_id]).engine == "compiled"
+        kinds = ("VectorEnv", "VectorEnv(thr)") if compiled else ("VectorEnv",)
         for n in args.num_envs:
-            for kind in ("VectorEnv", "VectorEnv(py)", "SB3VecEnv", "DummyVecEnv"):
+            for kind in (*kinds, "VectorEnv(py)", "SB3VecEnv", "DummyVecEnv"):
                 stepper: dict[str, VectorStepper] = {}
                 seed = distinct_seed(args.seed, len(specs))
 

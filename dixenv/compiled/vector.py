@@ -14,7 +14,8 @@ log and no scenario decks; ``supported`` says why not otherwise, and ``VectorEnv
 Python path (or refuses ``engine="compiled"``). With random opponents only, a step is one compiled
 call (``versus_step``); a batched policy is asked round by round for every game waiting on it, in
 the same groups and order as the Python path, so a policy that draws random numbers plays the same
-games on either engine.
+games on either engine. The batch runs its loops on one thread unless ``VectorEnv(...,
+threads=True)`` asks for numba's threads (see ``CompiledGames.__init__`` for why).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _batch_class(game: str) -> type:
 class CompiledGames:
     """The N games of ``venv`` as one compiled batch (see the module docstring)."""
 
-    def __init__(self, venv: Any, single: Any, batched: dict[int, Any] | None = None):
+    def __init__(self, venv: Any, single: Any, batched: dict[int, Any] | None = None, threads: bool = False):
         from dixenv.compiled.rng import rng_rows
 
         aec, n = single.aec, venv.num_envs
@@ -71,10 +72,11 @@ class CompiledGames:
         self.policies = dict(batched or {})
         self.venv = venv
         self.batch = _batch_class(aec.game.name)(aec.config, n)
-        # With a Python policy between the compiled calls, one thread: numba's OpenMP threads and the
-        # policy's BLAS or torch threads spin-wait against each other (measured on 2 cores: LeDix-v0,
-        # N = 64, 3 seats of a numpy policy: 702 learner steps/s on threads, 17,995 on one).
-        self.batch.parallel = not self.policies
+        # One thread unless asked: numba's OpenMP threads wait on each other whenever anything else
+        # runs on the cores, a policy's BLAS or torch threads included (measured on 2 cores: LeDix-v0,
+        # N = 64, 3 seats of a numpy policy: 702 learner steps/s on threads, 17,995 on one; random
+        # opponents under load: 4,435 on threads, 190,536 on one; idle: 1.16x faster on threads).
+        self.batch.parallel = bool(threads)
         self.learner = aec._seat_of[single.learner]
         self.opponent_seats = np.asarray(single.opponent_seats, dtype=np.int64)
         k = len(self.opponent_seats)

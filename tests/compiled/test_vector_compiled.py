@@ -161,19 +161,33 @@ def test_unseeded_resets_continue_each_slots_generators_as_the_python_engine():
 
 
 def test_compiled_results_do_not_depend_on_the_thread_count():
+    """One thread (the default), and numba's threads (``threads=True``) with 1 and 2 of them: the same games."""
     code = (
-        "import numba, numpy as np\n"
+        "import sys, numba, numpy as np\n"
         "from dixenv.vector import VectorEnv\n"
-        "numba.set_num_threads(int(__import__('sys').argv[1]))\n"
-        "env = VectorEnv('dixenv/LeDix-v0', 16, engine='compiled', num_players=4, opponents='random', deals=(2, 1))\n"
+        "numba.set_num_threads(int(sys.argv[1]))\n"
+        "env = VectorEnv('dixenv/LeDix-v0', 16, engine='compiled', threads=sys.argv[2] == 'on', num_players=4,\n"
+        "                opponents='random', deals=(2, 1))\n"
         "obs, _ = env.reset(seed=1); rng = np.random.default_rng(0); total = obs.astype(np.float64).sum()\n"
         "for _ in range(100):\n"
         "    m = env.action_masks(); a = np.argmax(np.where(m, rng.random(m.shape), -1), axis=1)\n"
         "    o, r, te, tr, _ = env.step(a); total += o.astype(np.float64).sum() * 1e-3 + r.sum() + te.sum()\n"
         "print(repr(total))\n"
     )
-    outs = {subprocess.run([sys.executable, "-c", code, str(t)], check=True, capture_output=True, text=True).stdout for t in (1, 2)}
+    runs = [("1", "on"), ("2", "on"), ("2", "off")]
+    outs = {subprocess.run([sys.executable, "-c", code, *run], check=True, capture_output=True, text=True).stdout for run in runs}
     assert len(outs) == 1
+
+
+def test_threads_option_is_checked_and_only_for_the_compiled_engine():
+    assert VectorEnv("dixenv/LeDix-v0", 2, opponents="random", threads=True)._compiled.batch.parallel
+    assert not VectorEnv("dixenv/LeDix-v0", 2, opponents="random")._compiled.batch.parallel
+    with pytest.raises(ValueError, match="threads"):
+        VectorEnv("dixenv/LeDix-v0", 2, opponents="random", threads="yes")
+    with pytest.raises(ValueError, match="threads=True applies to the compiled engine.*engine='python' was asked"):
+        VectorEnv("dixenv/LeDix-v0", 2, opponents="random", engine="python", threads=True)
+    with pytest.raises(ValueError, match="threads=True applies to the compiled engine.*heuristic"):
+        VectorEnv("dixenv/LeDix-v0", 2, opponents="heuristic", threads=True)
 
 
 def test_engine_option_is_checked_and_explains_what_the_compiled_engine_cannot_play():
