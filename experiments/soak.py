@@ -358,7 +358,8 @@ def compare_compiled(config: Config, seeds: list[int]) -> tuple[int, list[dict[s
     n = len(seeds)
     batch = _batch_class(config.game)(cfg, n)
     batch.new_games(np.arange(n), seed_rows(seeds))
-    refs = [game.new_state(cfg, np.random.default_rng(s), {}, None) for s in seeds]
+    generators = [np.random.default_rng(s) for s in seeds]  # each reference game's (dix's state keeps none)
+    refs = [game.new_state(cfg, rng, {}, None) for rng in generators]
     movers = [np.random.default_rng(s + 2) for s in seeds]
     played: list[list[int]] = [[] for _ in seeds]
     observer = game.make_observer(cfg)
@@ -436,8 +437,8 @@ def compare_compiled(config: Config, seeds: list[int]) -> tuple[int, list[dict[s
         if forced:
             batch.play_forced()
         check(step, step % FULL_CHECK_EVERY == 0 or all(refs[i].current_player() < 0 for i in alive))
-    for i, ref in enumerate(refs):  # the next game of each generator starts in the same place
-        if not any(f["seed"] == seeds[i] for f in failures) and rng_rows([ref.rng])[0].tolist() != batch.rng[i].tolist():
+    for i, rng in enumerate(generators):  # the next game of each generator starts in the same place
+        if not any(f["seed"] == seeds[i] for f in failures) and rng_rows([rng])[0].tolist() != batch.rng[i].tolist():
             failures.append({"game": config.game, "options": config.kwargs, "policy": config.policy, "seed": seeds[i],
                              "compiled": True, "moves": played[i], "error": "generator state differs at the end"})
     return moves, failures

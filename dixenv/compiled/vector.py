@@ -32,6 +32,7 @@ from dixenv.core.rewards import score_values, win_rewards
 BATCHES = {
     "le_dix": "dixenv.games.le_dix.compiled:LeDixBatch",
     "dix_de_suite": "dixenv.games.dix_de_suite.compiled:DixDeSuiteBatch",
+    "dix": "dixenv.games.dix.compiled:DixBatch",
 }
 
 
@@ -237,6 +238,7 @@ class CompiledGames:
         scores = batch.scores()
         over = batch.terminal()
         cut = batch.truncated() if hasattr(batch, "truncated") else np.zeros(batch.n, dtype=bool)
+        keys: Any = None
         for g in slots.tolist():
             now = scores[g].tolist()
             if mode != "win":
@@ -245,7 +247,10 @@ class CompiledGames:
                 self.last_scores[g] = now
             if over[g]:
                 if mode == "win":
-                    rewards[g] = win_rewards(_ranking_keys(now, self.teams), self.teams)[seat]
+                    if keys is None:  # once a step, for every slot (the batch's tie-breaks, where it has them)
+                        keys = self.batch.ranking_keys() if hasattr(self.batch, "ranking_keys") else False
+                    ranking = [tuple(k) for k in keys[g].tolist()] if keys is not False else _ranking_keys(now, self.teams)
+                    rewards[g] = win_rewards(ranking, self.teams)[seat]
                 terminated[g] = True
             else:
                 truncated[g] = bool(cut[g])

@@ -24,6 +24,9 @@ CASES = [
     ("dixenv/DixDeSuite-v0", {"num_players": 3, "opponents": "random", "max_turns": 30, "learner_seat": 1}),
     ("dixenv/DixDeSuite-v0", {"num_players": 4, "teams": True, "opponents": "random", "target_score": 80, "max_turns": 60}),
     ("dixenv/DixDeSuite-v0", {"num_players": 2, "opponents": "random", "target_score": 60, "reshuffle": True, "run_bonus": True}),
+    ("dixenv/DixSolo-v0", {"difficulty": 7, "bust_buy": True}),
+    ("dixenv/Dix-v0", {"num_players": 3, "opponents": "random", "auto_pay": True}),
+    ("dixenv/Dix-v0", {"num_players": 5, "opponents": "random", "learner_seat": 3}),
 ]
 CASE_IDS = [f"{env_id.split('/')[1]}-{i}" for i, (env_id, _) in enumerate(CASES)]
 
@@ -70,12 +73,12 @@ def test_compiled_vector_env_equals_the_python_one_in_every_reward_mode(env_id, 
 
 
 @pytest.mark.parametrize("autoreset", [AutoresetMode.SAME_STEP, AutoresetMode.DISABLED])
-@pytest.mark.parametrize("env_id, options", [CASES[0], CASES[3]], ids=[CASE_IDS[0], CASE_IDS[3]])
+@pytest.mark.parametrize("env_id, options", [CASES[0], CASES[3], CASES[7]], ids=[CASE_IDS[0], CASE_IDS[3], CASE_IDS[7]])
 def test_compiled_vector_env_equals_the_python_one_in_every_autoreset_mode(env_id, options, autoreset):
     assert side_by_side(options, env_id, steps=160, seed=3, autoreset_mode=autoreset) >= 1
 
 
-@pytest.mark.parametrize("env_id, options", [CASES[1], CASES[4]], ids=[CASE_IDS[1], CASE_IDS[4]])
+@pytest.mark.parametrize("env_id, options", [CASES[1], CASES[4], CASES[9]], ids=[CASE_IDS[1], CASE_IDS[4], CASE_IDS[9]])
 def test_compiled_vector_env_with_forced_moves_as_steps(env_id, options):
     assert side_by_side({**options, "auto_forced": False}, env_id, steps=120, seed=5) >= 1
 
@@ -113,7 +116,8 @@ def _with_policies(base: dict, seats: list) -> Any:
     ("dixenv/LeDix-v0", {"num_players": 4, "deals": (2, 1), "learner_seat": 1}, ["policy", "random", "policy"]),
     ("dixenv/LeDix-v0", {"num_players": 3, "deals": (2,), "reward": "points"}, ["policy", "policy2"]),
     ("dixenv/DixDeSuite-v0", {"num_players": 3, "target_score": 80, "max_turns": 40}, ["random", "policy"]),
-], ids=["le_dix-policy-random-policy", "le_dix-two-policies", "dix_de_suite-random-policy"])
+    ("dixenv/Dix-v0", {"num_players": 4, "reward": "margin"}, ["policy", "random", "policy2"]),
+], ids=["le_dix-policy-random-policy", "le_dix-two-policies", "dix_de_suite-random-policy", "dix-policy-random-policy2"])
 def test_batched_policy_opponents_play_the_python_engines_games(env_id, base, seats):
     """Policies are asked in the same groups and order on both engines: sampling policies play the same games."""
     make = _with_policies(base, seats)
@@ -195,8 +199,8 @@ def test_engine_option_is_checked_and_explains_what_the_compiled_engine_cannot_p
         VectorEnv("dixenv/LeDix-v0", 2, opponents="random", engine="fast")
     with pytest.raises(ValueError, match="opponents .*heuristic.* play in Python.*engine='python'"):
         VectorEnv("dixenv/LeDix-v0", 2, opponents="heuristic", engine="compiled")
-    with pytest.raises(ValueError, match="dix has no compiled engine yet"):
-        VectorEnv("dixenv/DixSolo-v0", 2, engine="compiled")
+    with pytest.raises(ValueError, match="match_maker seats agents per episode in Python"):
+        VectorEnv("dixenv/DixSolo-v0", 2, engine="compiled", match_maker=lambda slot, rng: (0, []))
     assert VectorEnv("dixenv/LeDix-v0", 2, opponents="heuristic").engine == "python"
     assert VectorEnv("dixenv/LeDix-v0", 2, opponents="random").engine == "compiled"
     env = VectorEnv("dixenv/LeDix-v0", 2, opponents="random", engine="compiled")
