@@ -449,7 +449,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self._raises and not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             raise ValueError(
-                f"game {i}: illegal action {int(actions[i])}; legal: {legal_names(self._game, self._config, self._legal[i])}"
+                f"game {i}: illegal action {int(actions[i])}; legal: "
+                f"{legal_names(self._game, self._config, np.flatnonzero(self._masks[i]).tolist())}"
             )
         return legal
 

@@ -224,3 +224,30 @@ def test_without_numba_the_compiled_engine_names_the_extra_and_the_default_is_py
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert "pip install 'dixenv[fast]'" in out
+
+
+@pytest.mark.parametrize("env_id, options", [CASES[0], CASES[3], CASES[7], CASES[8]],
+                         ids=[CASE_IDS[0], CASE_IDS[3], CASE_IDS[7], CASE_IDS[8]])
+def test_an_illegal_action_is_refused_as_on_the_python_engine_and_changes_nothing(env_id, options):
+    """``illegal_action="raise"``: the same ValueError on both engines, raised before any game moves."""
+    envs = [VectorEnv(env_id, 3, engine=engine, illegal_action="raise", **options) for engine in ("compiled", "python")]
+    outs = [env.reset(seed=4)[0] for env in envs]
+    rng = np.random.default_rng(4)
+    for t in range(30):
+        masks = envs[0].action_masks()
+        actions = random_masked(masks, rng)
+        bad = actions.copy()
+        slot = t % 3
+        if masks[slot].all():
+            continue
+        bad[slot] = int(np.flatnonzero(~masks[slot])[0])
+        messages = []
+        for env in envs:
+            with pytest.raises(ValueError) as caught:
+                env.step(bad)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] and messages[0].startswith(f"game {slot}: illegal action {bad[slot]}; legal: ")
+        assert np.array_equal(envs[0].action_masks(), masks)  # nothing moved
+        outs = [env.step(actions) for env in envs]
+        for x, y in zip(outs[0][:4], outs[1][:4]):
+            assert np.array_equal(x, y)
