@@ -1118,18 +1118,21 @@ class DixBatch:
         np.copyto(out, self.state[:, start : start + self.num_players], casting="unsafe")
         return out
 
-    def ranking_keys(self, out: np.ndarray | None = None) -> np.ndarray:
-        """(N, num_players, 3) int64: per seat (score, money, -cards held), as ``DixState.ranking_keys``.
+    def ranking_keys(self, out: np.ndarray | None = None, *, slots: Any = None) -> np.ndarray:
+        """(N, num_players, 3) int64: per seat (score, money, -cards held), as ``DixState.ranking_keys``;
+        with ``slots``, (len(slots), num_players, 3) for those slots only.
 
         The win ranking compares these tuples (money = tokens + 3 x consolation, then fewest number
         cards and wilds); equal keys share the win. A vector env's "win" reward needs them: scores
         alone miss the tie-breaks.
         """
-        n, p = self.n, self.num_players
+        p, prm = self.num_players, self._prm
+        rows = self.all_slots if slots is None else self._slots(slots)
+        S = self.state[rows]
+        n = len(rows)
         out = np.empty((n, p, 3), dtype=np.int64) if out is None else out
-        S, prm = self.state, self._prm
-        tok, cons, coll = int(prm[P_TOK]), int(prm[P_CONS]), int(prm[P_COLL])
-        out[:, :, 0] = self.scores()
+        tok, cons, coll, start = int(prm[P_TOK]), int(prm[P_CONS]), int(prm[P_COLL]), int(prm[P_SCORE])
+        out[:, :, 0] = S[:, start : start + p]
         out[:, :, 1] = S[:, tok : tok + p] + CONSOLATION_VALUE * S[:, cons : cons + p].astype(np.int64)
         out[:, :, 2] = -S[:, coll : coll + p * NUM_COLLECTABLE].reshape(n, p, NUM_COLLECTABLE).sum(axis=2)
         return out
