@@ -194,6 +194,37 @@ def test_matches_reference_on_typical_end_of_game_collections() -> None:
         assert score_tuple(*args) == score_collection(*args), cards
 
 
+# Collections rich in contested number wilds (random play hoards them): the branch and bound's
+# upper-bound exit, its colour symmetry and its fallback to the position DP.
+
+WILD_RICH = [
+    ([0, 0, 0, 0], [1, 2, 2, 1], [1, 1, 1, 1, 1, 1, 1, 0, 1], 1),
+    ([1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0, 0, 0, 1, 1, 1], 1),
+    ([0, 0, 32, 4], [1, 2, 2, 1], [1, 1, 1, 1, 1, 1, 1, 0, 1], 1),
+    ([0, 0, 36, 0], [2, 1, 1, 2], [1, 1, 1, 1, 1, 1, 1, 0, 0], 0),  # optimum below the card bound
+    ([0, 0, 0, 260], [1, 1, 1, 1], [1, 1, 1, 1, 1, 0, 1, 0, 1], 0),
+    ([0, 0, 0, 0], [0, 0, 0, 1], [1, 1, 1, 1, 1, 1, 1, 0, 1], 0),  # one colour takes every wild
+    ([0, 0, 0, 0], [2, 2, 2, 2], [1] * 9, 1),
+    ([0, 0, 0, 0], [2, 2, 2, 2], [1] * 9, 0),
+    ([0, 0, 0, 0], [0, 0, 0, 0], [1] * 9, 2),
+    ([3, 3, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1, 1, 1, 1, 1, 1], 0),  # colours alike in pairs
+]
+
+
+def test_matches_reference_on_wild_rich_collections() -> None:
+    rng = np.random.default_rng(85)
+    cases = list(WILD_RICH)
+    while len(cases) < 60:
+        numbers = [int(sum(1 << k for k in range(9) if rng.random() < 0.1)) for _ in range(4)]
+        colour_wilds = [int(rng.integers(0, 3)) for _ in range(4)]
+        number_wilds = [int(rng.random() < 0.8) for _ in range(9)]
+        cases.append((numbers, colour_wilds, number_wilds, int(rng.integers(0, 2))))
+    for args in cases:
+        expected = score_collection(*args)
+        for method in (AUTO, ENUMERATION, POSITION_DP):
+            assert score_tuple(*args, method=method) == expected, (args, method)
+
+
 # ------------------------------------------------------------------------------------------------
 # User decks: many copies of number wilds, many colour wilds and stars.
 

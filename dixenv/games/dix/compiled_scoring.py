@@ -17,16 +17,25 @@ Algorithm (exact; the first steps are the reference's):
    colours lacking k, every such colour gets one. The rest are *contested* (copies < colours
    lacking k, so at most 3 copies, wanted by 2–4 colours).
 3. If the stars cover every colour's remaining gaps (after its colour wilds) the total is 40.
-4. Otherwise one of two exact searches, whichever is estimated cheaper (``_ENUM_LIMIT``):
+4. Otherwise an exact search over the contested wilds, with the position DP as fallback:
 
-   * **Enumeration** (``_enumerate``; every typical end-of-game collection): by monotonicity
-     some optimal placement uses every copy of a contested wild, each in a different colour
-     lacking its number, so it suffices to try, for every contested number, every set of
-     ``copies`` colours among those lacking it (an odometer over at most C(4, 2) = 6 choices per
-     number). With the number wilds placed the colours share only the stars: the leaf is the
-     sum of the four ``_RUN`` values (no star), that plus the best single gain (one star), or a
-     knapsack of the stars over the four colours (``_share_stars``). With no contested wild
-     there is one leaf (no scratch array at all with 0–1 star).
+   * **Branch and bound** (``_enumerate``): by monotonicity some optimal placement uses every
+     copy of a contested wild, each in a different colour lacking its number, so it suffices to
+     try, for every contested number, every set of ``copies`` colours among those lacking it (at
+     most C(4, 2) = 6 choices per number). With the number wilds placed the colours share only
+     the stars: a leaf is the sum of the four ``_RUN`` values (no star), that plus the best
+     single gain (one star), or a knapsack of the stars over the four colours
+     (``_share_stars``). The search is depth first over the contested numbers in order; a
+     choice's bound is ``_share_stars`` with every colour also given every undecided wild (a
+     relaxation; at a leaf, the leaf's value); choices are tried best bound first, cut once
+     their bound cannot beat the best leaf, and choices that differ only by swapping two colours
+     alike at that node (same mask, same colour wilds) are tried once. It stops at once when a
+     leaf reaches an upper bound of the total computed up front: every card scores at most once
+     and a full run takes 9 of them (cards + bonus × min(colours that could be full,
+     cards // 9)), and no colour beats its value given every contested wild and every star.
+     Collections rich in contested wilds usually reach that bound (every card used) within a
+     few leaves. With no contested wild there is one leaf (no scratch array at all with 0–1
+     star).
    * **Position DP** (``_position_dp``; user decks with many contested wilds): the reference's
      DP over the numbers 1..9 then the colours, on a dense int8 table instead of dicts. State:
      per colour ``BEFORE`` its run, ``DONE`` with it, or in it with ``r`` colour wilds left
@@ -35,15 +44,19 @@ Algorithm (exact; the first steps are the reference's):
      number (at most 3). A gap in a run is filled by a copy of the number wild, a colour wild,
      or — only once the colour wilds are spent, which loses nothing — a star. The table has
      Π(2 + 2(r_c + 1)) × (stars + 1) × (copies + 1) cells with stars < gaps, at most a few
-     million (a few MB) for any input. Measured (2-core machine, busy): the reference's worst
-     cases (all 18 wilds of the box and no number card; three copies of every number wild and
-     8 stars) 1.5–5 ms (reference 25–630 ms); absurd decks (five colour wilds per colour, three
-     copies of every number wild, 15 stars) under 0.1 s (reference over 1 s).
+     million (a few MB) for any input.
 
-   The crossover ``_ENUM_LIMIT`` was measured on collections where both searches cost 10 µs–5 ms.
-   On collections dealt from the real box the compiled work averages about 0.5 µs a call
-   (median 0.4 µs, 99th percentile 3.4 µs, worst seen 14 µs; the reference ``_best_total``,
-   uncached, about 25–60 µs); a call from Python adds about 0.4 µs of dispatch.
+   Where the plain enumeration's estimated cost exceeds ``_ENUM_LIMIT`` times the position DP's
+   (the crossover measured on collections where both cost 10 µs–5 ms), the branch and bound runs
+   on a budget of about ``_SEARCH_SHARE`` times the DP's estimated time and the DP runs only if
+   the budget is spent, so no collection costs much more than twice the DP. Measured (2-core
+   machine, busy): on the collections that 2-player random play of the compiled engine scores
+   (125k calls) 0.8 µs a call on average, median 0.7 µs, 99th percentile 3.5 µs, 99.9th 18 µs,
+   worst 0.12 ms (before the branch and bound: 6.5 µs, 0.8 µs, 143 µs, 308 µs and 0.9 ms); the
+   reference's worst cases (all 18 wilds of the box and no number card: 0.2 ms; three copies of
+   every number wild and 8 stars: 0.01 ms; reference 25–630 ms); absurd decks (five colour wilds
+   per colour, three copies of every number wild, 15 stars) 0.01 ms (reference over 1 s). A call
+   from Python adds about 0.4 µs of dispatch.
 
 No Python object, dict or cache is used inside: ``score`` is callable from other ``@njit``
 functions with int64 array views (e.g. ``score(C[g, 0:4], C[g, 4:8], C[g, 8:17], C[g, 17])``).
@@ -74,6 +87,13 @@ _POP = np.array(_ref._POPCOUNT, dtype=np.int64)
 _ALL_FULL = 4 * (9 + FULL_RUN_BONUS)
 #: Use the position DP when the enumeration's estimated cost exceeds this times the DP's (measured crossover).
 _ENUM_LIMIT = 0.3
+#: Where the position DP is estimated cheaper, the branch and bound first gets this share of its estimated time.
+_SEARCH_SHARE = 1.0
+#: ``_BIT_INDEX[1 << k] = k`` for k in 0..8.
+_BIT_INDEX = np.zeros(1 << 9, dtype=np.int64)
+for _k in range(9):
+    _BIT_INDEX[1 << _k] = _k
+del _k
 _BEFORE, _DONE = 0, 1  # position-DP colour codes; a run in progress is 2 + 2*r + full
 
 
@@ -128,38 +148,92 @@ def _share_stars(masks: Arr, fill: Arr, stars: int, best: Arr, tmp: Arr) -> int:
 
 
 @njit(cache=True)
-def _enumerate(masks: Arr, fill: Arr, stars: int, n_cont: int, bits: Arr, opts: Arr, n_opts: Arr) -> int:
-    """Best total over every placement of the contested wilds' copies (odometer), stars shared at each leaf."""
+def _enumerate(masks: Arr, fill: Arr, stars: int, n_cont: int, bits: Arr, opts: Arr, n_opts: Arr, bound: int,
+               budget: int) -> int:
+    """Best total over every placement of the contested wilds' copies, stars shared at each leaf.
+
+    A depth-first branch and bound over the contested wilds (in number order). A node's value
+    bound is the total when every colour is also given every undecided wild (the stars shared
+    exactly, ``_share_stars``); at a leaf it is the leaf's value. A wild's choices are tried in
+    decreasing order of their bounds, a choice is cut once its bound cannot beat the best leaf,
+    and the search stops at once when a leaf reaches ``bound`` (an upper bound of the total).
+    Choices that differ only by swapping two colours alike at that node are tried once.
+    Returns -1 when more than ``budget`` choices would be tried (``budget`` < 0: no limit).
+    """
     # scratch for the knapsack (only used with 2 stars or more)
     best_buf = np.empty(stars + 1 if stars > 1 else 0, dtype=np.int64)
     tmp_buf = np.empty(stars + 1 if stars > 1 else 0, dtype=np.int64)
     if n_cont == 0:
         return _share_stars(masks, fill, stars, best_buf, tmp_buf)
-    idx = np.zeros(n_cont, dtype=np.int64)
-    leaf = np.empty(4, dtype=np.int64)
-    result = 0
+    suffix = np.zeros(n_cont + 1, dtype=np.int64)  # the bits of wilds j.. (undecided at depth j)
+    for j in range(n_cont - 1, -1, -1):
+        suffix[j] = suffix[j + 1] | bits[j]
+    cur = np.empty((n_cont + 1, 4), dtype=np.int64)  # the masks at each depth
+    order = np.empty((n_cont, 6), dtype=np.int64)  # the choices at each depth, best bound first
+    tops = np.empty((n_cont, 6), dtype=np.int64)  # their bounds
+    pos = np.zeros(n_cont, dtype=np.int64)
+    relax = np.empty(4, dtype=np.int64)
+    for c in range(4):
+        cur[0, c] = masks[c]
+    result = -1
+    tried = 0
+    d = 0
+    fresh = True
     while True:
-        leaf[0], leaf[1], leaf[2], leaf[3] = masks[0], masks[1], masks[2], masks[3]
-        for j in range(n_cont):
-            o = opts[j, idx[j]]
-            b = bits[j]
-            for c in range(4):
-                if (o >> c) & 1:
-                    leaf[c] |= b
-        v = _share_stars(leaf, fill, stars, best_buf, tmp_buf)
-        if v > result:
-            result = v
-            if result == _ALL_FULL:
+        if fresh:  # bound every choice of wild d, then sort them (insertion sort, at most 6)
+            b = bits[d]
+            rest = suffix[d + 1]
+            tried += n_opts[d]
+            if budget >= 0 and tried > budget:
+                return -1
+            # colours alike now (same masks, same colour wilds) are interchangeable below: of the
+            # choices that differ only by swapping such colours, keep the one giving the wild to
+            # the first of them
+            twin = 0  # bit 4*c1 + c2: colours c1 < c2 alike
+            for c1 in range(3):
+                for c2 in range(c1 + 1, 4):
+                    if cur[d, c1] == cur[d, c2] and fill[c1] == fill[c2]:
+                        twin |= 1 << (4 * c1 + c2)
+            for i in range(n_opts[d]):
+                o = opts[d, i]
+                t = -1
+                for c1 in range(3):
+                    for c2 in range(c1 + 1, 4):
+                        if (twin >> (4 * c1 + c2)) & 1 and (o >> c2) & 1 and not (o >> c1) & 1:
+                            t = -2
+                if t == -1:
+                    for c in range(4):
+                        m = cur[d, c] | rest
+                        relax[c] = m | b if (o >> c) & 1 else m
+                    t = _share_stars(relax, fill, stars, best_buf, tmp_buf)
+                p = i
+                while p > 0 and tops[d, p - 1] < t:
+                    tops[d, p] = tops[d, p - 1]
+                    order[d, p] = order[d, p - 1]
+                    p -= 1
+                tops[d, p] = t
+                order[d, p] = i
+            pos[d] = 0
+            fresh = False
+        p = pos[d]
+        if p == n_opts[d] or tops[d, p] <= result:  # the rest cannot beat the best: back up
+            if d == 0:
                 return result
-        j = 0
-        while j < n_cont:
-            idx[j] += 1
-            if idx[j] < n_opts[j]:
-                break
-            idx[j] = 0
-            j += 1
-        if j == n_cont:
-            return result
+            d -= 1
+            continue
+        pos[d] = p + 1
+        if d + 1 == n_cont:  # a leaf: its bound is its value
+            result = tops[d, p]
+            if result >= bound:
+                return result
+            continue
+        o = opts[d, order[d, p]]
+        b = bits[d]
+        for c in range(4):
+            m = cur[d, c]
+            cur[d + 1, c] = m | b if (o >> c) & 1 else m
+        d += 1
+        fresh = True
 
 
 @njit(cache=True)
@@ -275,7 +349,7 @@ def score(numbers: Arr, colour_wilds: Arr, number_wilds: Arr, stars: int) -> int
 
 @njit(cache=True)
 def _score(numbers: Arr, colour_wilds: Arr, number_wilds: Arr, stars: int, method: int) -> int:
-    """``score``; ``method`` 0 picks the cheaper search, 1 forces the enumeration, 2 the position DP (tests)."""
+    """``score``; ``method`` 0 picks the search, 1 forces the branch and bound (no budget), 2 the position DP (tests)."""
     masks = np.empty(4, dtype=np.int64)
     fill = np.empty(4, dtype=np.int64)
     for c in range(4):
@@ -334,6 +408,25 @@ def _score(numbers: Arr, colour_wilds: Arr, number_wilds: Arr, stars: int, metho
         j += 1
     if method == 2:
         return _position_dp(masks, fill, s, copies)
+    # an upper bound of the total: every card scores at most once (and a full run takes 9 cards),
+    # and no colour beats its value given every contested wild and every star
+    all_bits = 0
+    cards = s
+    for j in range(n_cont):
+        all_bits |= bits[j]
+        cards += number_wilds[_BIT_INDEX[bits[j]]]
+    per_colour, fullable = 0, 0
+    for c in range(4):
+        cards += _POP[masks[c]] + fill[c]
+        v = _colour_value(masks[c] | all_bits, fill[c], s)
+        per_colour += v
+        if v == 9 + FULL_RUN_BONUS:
+            fullable += 1
+    nine = cards // 9
+    bound = cards + FULL_RUN_BONUS * (fullable if fullable < nine else nine)
+    if per_colour < bound:
+        bound = per_colour
+    budget = -1
     if n_cont and method == 0:
         # estimated costs (in table visits): enumeration leaves vs the position DP's table passes
         per_leaf = 4.0 + n_cont + (0.0 if s == 0 else 4.0 if s == 1 else 2.0 * (s + 1) * (s + 1))
@@ -349,14 +442,19 @@ def _score(numbers: Arr, colour_wilds: Arr, number_wilds: Arr, stars: int, metho
                 w1 = copies[k] + 1
         size *= w1
         if leaves * per_leaf > _ENUM_LIMIT * 45.0 * size:
-            return _position_dp(masks, fill, s, copies)
-    return _enumerate(masks, fill, s, n_cont, bits, opts, n_opts)
+            # the search first, on a budget: it usually reaches the bound within a few leaves
+            # (measured: a table cell of the DP about 80 ns, a choice of the search 25 ns + its knapsack)
+            budget = int(_SEARCH_SHARE * 80.0 * size / (25.0 + (0.0 if s < 2 else 2.0 * (s + 1) * (s + 1))))
+    result = _enumerate(masks, fill, s, n_cont, bits, opts, n_opts, bound, budget)
+    if result < 0:
+        return _position_dp(masks, fill, s, copies)
+    return result
 
 
 def score_tuple(numbers, colour_wilds, number_wilds, stars, method: int = 0) -> int:  # type: ignore[no-untyped-def]
     """``score`` on Python sequences (converted to int64 arrays); for tests and tools, not the hot path.
 
-    ``method`` 1 forces the enumeration, 2 the position DP (both exact; tests).
+    ``method`` 1 forces the branch and bound (no budget), 2 the position DP (both exact; tests).
     """
     return int(
         _score(
