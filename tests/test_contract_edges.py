@@ -209,13 +209,17 @@ def test_unflatten_refuses_a_vector_of_another_size(module):
             env.layout.unflatten(wrong)
 
 
-def test_a_refused_vector_reset_changes_no_game():
-    env = VectorEnv("dixenv/DixSolo-v0", 2)
+@pytest.mark.parametrize("engine, refusal", [("python", "Q9"), ("compiled", "engine='python'")])
+def test_a_refused_vector_reset_changes_no_game(engine, refusal):
+    """The Python engine refuses the bad deck; the compiled one refuses every scenario deck. Neither changes a game."""
+    if engine == "compiled":
+        pytest.importorskip("numba")
+    env = VectorEnv("dixenv/DixSolo-v0", 2, engine=engine)
     env.reset(seed=5)
     env.step(np.argmax(env.action_masks(), axis=1))
     twin = copy.deepcopy(env)
     for seed in (None, 1):
-        with pytest.raises(ValueError, match="Q9"):
+        with pytest.raises(ValueError, match=refusal):
             env.reset(seed=seed, options=BAD_DECKS["dix"])
     rng = np.random.default_rng(0)
     for _ in range(30):
