@@ -95,6 +95,7 @@ class CompiledGames:
         self.reward_mode = aec.reward_mode
         self.auto_forced = aec.auto_forced
         self.last_scores = np.zeros((n, aec.config.num_players), dtype=np.float64)
+        self._deal_scores = np.zeros(n * aec.config.num_players, dtype=np.int64)  # versus_step's, for new games
         self._seats = np.full(n, self.learner, dtype=np.int64)
 
     # --- what VectorEnv calls ----------------------------------------------------------------
@@ -127,13 +128,16 @@ class CompiledGames:
         restarted = np.flatnonzero(ended)
         moved = np.flatnonzero(legal & ~ended)
         illegal = np.flatnonzero(~legal)
-        if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
-            self._new_games(restarted)
-        if self._fused:  # the move, forced moves, opponents and observations in one call
+        if self._fused:  # new games, the moves, forced moves, opponents and observations in one call
             moves = np.full(n, -1, dtype=np.int64)
             moves[moved] = actions[moved]
+            moves[restarted] = self.batch.NEW_GAME  # NEXT_STEP autoreset: this step starts the next game
             self._versus_step(moves)
+            if restarted.size:  # the scores at the deal: what the moves after it score is paid too
+                self.last_scores[restarted] = self._deal_scores.reshape(n, -1)[restarted]
         else:
+            if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
+                self._new_games(restarted)
             if moved.size:
                 self.batch.apply_slots(moved, actions[moved])
                 if self.auto_forced:
@@ -170,7 +174,7 @@ class CompiledGames:
     def _versus_step(self, moves: np.ndarray) -> None:
         """The batch's fused step: ``moves`` (-1: none), forced moves, random opponents, observations, masks."""
         self.batch.versus_step(moves, self.learner, self._row_of_seat, self.opponent_rng, self.auto_forced,
-                               self.venv._obs, self.venv._masks)
+                               self.venv._obs, self.venv._masks, self._deal_scores)
 
     @property
     def _fused(self) -> bool:

@@ -251,3 +251,29 @@ def test_an_illegal_action_is_refused_as_on_the_python_engine_and_changes_nothin
         outs = [env.step(actions) for env in envs]
         for x, y in zip(outs[0][:4], outs[1][:4]):
             assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("env_id, options", [CASES[1], CASES[7], CASES[9]], ids=[CASE_IDS[1], CASE_IDS[7], CASE_IDS[9]])
+def test_versus_step_deals_new_games_as_new_games_then_play_forced_do(env_id, options):
+    """``NEW_GAME`` in ``versus_step``: the same game and the same scores at the deal as ``new_games`` then the step."""
+    from dixenv.compiled.rng import seed_rows
+
+    venv = VectorEnv(env_id, 8, engine="compiled", **options)
+    games = venv._compiled
+    twins = [type(games.batch)(games.batch.config, 8) for _ in range(2)]
+    k = len(games.opponent_seats)
+    n, p = 8, games.batch.config.num_players
+    out = [(np.zeros((n, games.batch.obs_size), np.float32), np.zeros((n, games.batch.num_actions), np.int8)) for _ in twins]
+    opponents = [seed_rows(range(100, 100 + n * k)) for _ in twins]
+    for batch in twins:
+        batch.new_games(np.arange(n), seed_rows(range(n)))
+    at_deal = twins[0].scores().reshape(-1).copy()
+    twins[0].play_forced()
+    twins[0].versus_step(np.full(n, -1), games.learner, games._row_of_seat, opponents[0], True, *out[0])
+    twins[1].rng[:] = seed_rows(range(n))  # the same generators, dealt by the step itself
+    deal_scores = np.full(n * p, -7, dtype=np.int64)
+    twins[1].versus_step(np.full(n, twins[1].NEW_GAME), games.learner, games._row_of_seat, opponents[1], True, *out[1],
+                         deal_scores)
+    assert np.array_equal(deal_scores, at_deal)
+    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+    assert np.array_equal(twins[0].scores(), twins[1].scores()) and np.array_equal(twins[0].rng, twins[1].rng)

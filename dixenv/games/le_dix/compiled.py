@@ -455,6 +455,9 @@ def _write_mask(buf: Arr, k: int, mask_row: Arr) -> None:
 # pass doing several steps also launches the threads once (a vector env's step: apply, forced
 # moves, observation and mask in one call).
 OP_NEW = 1  #: deal a new game (first dealer, first deal)
+#: With ``OP_APPLY``, an action that deals a new game in its slot (then the other bits go on, as after
+#: a move) and writes the new game's scores to ``finished[g * P + p]`` (``versus_step``'s ``deal_scores``).
+NEW_GAME = -2
 OP_APPLY = 2  #: apply ``actions[k]`` (skipped when negative or the game is over)
 OP_FORCED = 4  #: play the moves that are the only legal one
 OP_OBSERVE = 8  #: the observation of ``seats[g]`` (-1: the player to act; zeros once over) into ``obs[g]``
@@ -523,6 +526,11 @@ def _run_slot(
         return
     if ops & OP_NEW:
         _new_game(I, S, C, prm, deals, rng, g)
+    if ops & OP_APPLY and actions[k] == NEW_GAME:
+        _new_game(I, S, C, prm, deals, rng, g)
+        n = prm[P_N]
+        for p in range(n):
+            finished[g * n + p] = S[g, SCORE, p]
     if ops & OP_APPLY and actions[k] >= 0 and I[g, PHASE] != _GAME_OVER:
         _apply(I, S, C, prm, deals, pts, rng, g, actions[k])
     if ops & OP_FORCED:
@@ -607,6 +615,8 @@ class LeDixBatch:
     takes them from ``masks``. Slot lists must not repeat a slot.
     """
 
+    NEW_GAME = NEW_GAME  #: the action that deals a new game (``versus_step``)
+
     def __init__(self, config: LeDixConfig, n: int):
         if not isinstance(config, LeDixConfig):
             raise TypeError(f"config must be a LeDixConfig (le_dix.config.make_config), not {type(config).__name__}")
@@ -642,7 +652,7 @@ class LeDixBatch:
         if slots.size and (slots.min() < 0 or slots.max() >= self.n):
             raise ValueError(f"slots must be in 0..{self.n - 1}")
         # A repeated slot would be stepped by two threads at once: results would depend on timing.
-        if slots.size > 1 and np.unique(slots).size != slots.size:
+        if slots.size > 1 and np.bincount(slots, minlength=self.n).max() > 1:  # cheaper than np.unique
             raise ValueError("slots must not repeat a slot")
         return slots
 
@@ -725,11 +735,12 @@ class LeDixBatch:
         return obs, masks
 
     def versus_step(self, actions: Any, learner: int, seat_rows: np.ndarray, opponent_rows: np.ndarray, forced: bool,
-                    obs: np.ndarray, masks: np.ndarray) -> None:
+                    obs: np.ndarray, masks: np.ndarray, deal_scores: np.ndarray | None = None) -> None:
         """A single-agent env's step in every slot, in one compiled pass (``dixenv.compiled.vector``).
 
-        ``actions[g]`` (negative: none) for the player to act, the forced moves when ``forced``, then
-        random opponents until ``learner``'s turn or the end: seat s of slot g draws from row
+        ``actions[g]`` for the player to act (negative: none; ``NEW_GAME``: deal a new game in the
+        slot first, its scores at the deal into ``deal_scores[g * num_players + seat]``, an
+        (N * num_players,) int64 array), the forced moves when ``forced``, then random opponents until ``learner``'s turn or the end: seat s of slot g draws from row
         ``g * k + seat_rows[s]`` of ``opponent_rows`` (k opponents; ``seat_rows[learner]`` is -1), as
         ``RandomAgent``. Then every slot's observation as ``learner`` into ``obs`` and the legal mask
         into ``masks``, zeros where it is not the learner's turn.
@@ -740,10 +751,15 @@ class LeDixBatch:
             raise ValueError(f"seat_rows must give each of the {self.num_players} seats its opponent row, -1 for the learner")
         if opponent_rows.dtype != np.uint64 or opponent_rows.shape != (self.n * k, 6):
             raise ValueError(f"opponent_rows must be a ({self.n * k}, 6) uint64 array of generator rows")
+        if deal_scores is None:
+            deal_scores = np.zeros(self.n * self.num_players, dtype=np.int64)
+        elif deal_scores.dtype != np.int64 or deal_scores.shape != (self.n * self.num_players,) or not deal_scores.flags.c_contiguous:
+            raise ValueError(f"deal_scores must be a C-contiguous int64 array of shape ({self.n * self.num_players},)")
         ops = OP_APPLY | OP_OPPONENTS | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0)
         self._run(ops, self.all_slots, self._actions(actions, self.all_slots),
                   np.full(self.n, learner, dtype=np.int64), self._out(obs, self.obs_size, np.float32),
-                  self._out(masks, self.num_actions, np.int8), rng_moves=opponent_rows, seat_rows=seat_rows)
+                  self._out(masks, self.num_actions, np.int8), rng_moves=opponent_rows, finished=deal_scores,
+                  seat_rows=seat_rows)
 
     # --- views -------------------------------------------------------------------------------
     def masks(self, out: np.ndarray | None = None) -> np.ndarray:
