@@ -7,7 +7,8 @@ someone reaches ``target_score`` (500). Rules, options, observation and action t
 Options: ``num_players`` (2, 3, 4; default 2), ``target_score`` (500), ``max_turns`` (turns per
 round before truncation, 1000), ``reshuffle``, ``two_player_run``, ``teams``, ``run_bonus``
 (False), plus the common ``reward`` ("win", "points", "margin"), ``auto_forced``, ``render_mode``
-("ansi", "human", "rgb_array") and ``render_viewer`` ("spectator" default, or a seat).
+("ansi", "human", "rgb_array"), ``render_viewer`` ("spectator" default, or a seat) and
+``record_events`` (keep the move log).
 Scenario options for ``reset(options=...)``: ``deck`` (ints, top first) and ``dealer`` (seat).
 """
 

@@ -4,8 +4,9 @@ Options: ``num_players`` (2–5, default 2), ``solo`` (play against ALIX, seat 1
 environment), ``difficulty`` (ALIX's threshold 4–10, solo only, default 4), ``bust_buy`` (the
 variant: a buy instead of the consolation token on a bust), ``auto_pay`` (payments made by a
 fixed rule instead of item by item), ``deck_spec`` (another box of cards), plus the common
-``reward``, ``auto_forced``, ``render_mode`` ("ansi", "human", "rgb_array"), ``render_viewer``
-("spectator" default, or a seat). Reset options: ``deck`` (the draw pile, top first) and
+``reward`` ("win" default, "points", "margin"), ``auto_forced``, ``render_mode`` ("ansi", "human",
+"rgb_array"), ``render_viewer`` ("spectator" default, or a seat) and ``record_events`` (keep the
+move log). Reset options: ``deck`` (the draw pile, top first) and
 ``first_player``. See docs/dix.md for the rules, the action table and the observation layout.
 """
 

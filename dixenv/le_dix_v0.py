@@ -4,8 +4,9 @@
 Options: ``num_players`` (3–5, default 4), ``deals`` (hand sizes per deal, default 10..1),
 ``scoring`` ("exact10": +10 for an exact bid, default; "oh_hell": 10 + bid), ``hook`` (the
 dealer may not bid so that the bids add up to the hand size; default False), ``reward``
-("win" default, "points"), ``auto_forced`` (default True), ``render_mode`` ("ansi", "human",
-"rgb_array"), ``render_viewer`` ("spectator" default, or a seat: whose view the picture shows).
+("win" default, "points", "margin"), ``auto_forced`` (default True), ``render_mode`` ("ansi",
+"human", "rgb_array"), ``render_viewer`` ("spectator" default, or a seat: whose view the picture
+shows), ``record_events`` (keep the move log, ``events``).
 Reset options: ``deck`` (card strings, top first, for the first deal) and ``dealer`` (seat).
 """
 
