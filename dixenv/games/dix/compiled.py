@@ -595,6 +595,18 @@ def _alix_action(S: Arr, prm: Arr, g: int) -> int:
 
 
 @njit(cache=True)
+def _play_alix(S: Arr, prm: Arr, g: int) -> None:
+    """In solo, ALIX's moves while she is to act (``DixState._play_alix``); nothing otherwise."""
+    if prm[P_SOLO]:
+        alix = prm[P_ALIX]
+        while S[g, ACTOR] == alix and S[g, PHASE] != _GAME_OVER:
+            a = _alix_action(S, prm, g)
+            if a < 0:
+                break
+            _apply(S, prm, g, a)
+
+
+@njit(cache=True)
 def _act(S: Arr, prm: Arr, g: int, action: int) -> None:
     """``DixState.apply_action`` for a legal action: the move, then ALIX's moves in solo.
 
@@ -603,13 +615,7 @@ def _act(S: Arr, prm: Arr, g: int, action: int) -> None:
     lazily: several collection changes between two reads cost one score each.
     """
     _apply(S, prm, g, action)
-    if prm[P_SOLO]:
-        alix = prm[P_ALIX]
-        while S[g, ACTOR] == alix and S[g, PHASE] != _GAME_OVER:
-            a = _alix_action(S, prm, g)
-            if a < 0:
-                break
-            _apply(S, prm, g, a)
+    _play_alix(S, prm, g)
 
 
 @njit(cache=True)
@@ -638,13 +644,7 @@ def _new_game(S: Arr, prm: Arr, deck: Arr, rng: Arr, g: int) -> None:
     S[g, ACTOR] = first
     if _draw(S, prm, g):  # the first draw is no choice
         _end_turn(S, prm, g)
-    if prm[P_SOLO]:
-        alix = prm[P_ALIX]
-        while S[g, ACTOR] == alix and S[g, PHASE] != _GAME_OVER:
-            a = _alix_action(S, prm, g)
-            if a < 0:
-                break
-            _apply(S, prm, g, a)
+    _play_alix(S, prm, g)
 
 
 @njit(cache=True)
