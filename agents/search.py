@@ -172,7 +172,7 @@ class SearchRules:
     #: play reveals, ``refine(world, seat, rng)`` in place; ``uniform`` (no refinement) is always
     #: allowed and the default (none: the game has only ``uniform``).
     beliefs: dict[str, Callable[[Any, int, np.random.Generator], Any]] | None = None
-    #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see RULES).
+    #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see DIX_RULES).
     default_c: float = 0.7
     default_opponents: str = "tree"
     default_expand: str = "random"
@@ -521,32 +521,51 @@ def _dix_de_suite_progress_belief(world: Any, seat: int, rng: np.random.Generato
     return refine(world, seat, rng)
 
 
-RULES: dict[str, SearchRules] = {
-    "le_dix": SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy),
-    "dix_de_suite": SearchRules(
-        "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
-        {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate,
-         "reply": _dix_de_suite_reply_estimate, "game": _dix_de_suite_game_estimate},
-        _dix_de_suite_greedy,
-        win_estimates={"game": _dix_de_suite_game_refusal},
-        round_win_refusal=_dix_de_suite_round_win_refusal,
-        beliefs={"progress": _dix_de_suite_progress_belief},
-        # A turn is a source decision (draw or take) then a placement: ``decisions=place``
-        # searches the placements only and leaves the source to the rollout policy.
-        decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
-    ),
-    # dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
-    # growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
-    # the rollout policy. Why: in dix the pile order moves a game's score far more than one
-    # decision does (a move's value differs from its rivals' by a few hundredths of the margin
-    # scale, a simulation's spread is ten times that), so UCB exploration at c=0.7 visits the
-    # moves nearly evenly and the tree plays at random; unpaired worlds drown the differences; and
-    # random rollouts bid up to 99 for a wild. docs/search.md gives the screens behind each choice.
-    "dix": SearchRules(
-        None, "game", "margin", "greedy", lambda s: 0, _dix_span, greedy=_dix_greedy,
-        default_c=0.0, default_opponents="policy", default_expand="policy", default_root="paired",
-    ),
-}
+# Each game's rules are named by its spec (``dixenv/games/<game>/spec.py``, ``search_rules``).
+LE_DIX_RULES = SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy)
+DIX_DE_SUITE_RULES = SearchRules(
+    "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
+    {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate,
+     "reply": _dix_de_suite_reply_estimate, "game": _dix_de_suite_game_estimate},
+    _dix_de_suite_greedy,
+    win_estimates={"game": _dix_de_suite_game_refusal},
+    round_win_refusal=_dix_de_suite_round_win_refusal,
+    beliefs={"progress": _dix_de_suite_progress_belief},
+    # A turn is a source decision (draw or take) then a placement: ``decisions=place``
+    # searches the placements only and leaves the source to the rollout policy.
+    decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
+)
+# dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
+# growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
+# the rollout policy. Why: in dix the pile order moves a game's score far more than one
+# decision does (a move's value differs from its rivals' by a few hundredths of the margin
+# scale, a simulation's spread is ten times that), so UCB exploration at c=0.7 visits the
+# moves nearly evenly and the tree plays at random; unpaired worlds drown the differences; and
+# random rollouts bid up to 99 for a wild. docs/search.md gives the screens behind each choice.
+DIX_RULES = SearchRules(
+    None, "game", "margin", "greedy", lambda s: 0, _dix_span, greedy=_dix_greedy,
+    default_c=0.0, default_opponents="policy", default_expand="policy", default_root="paired",
+)
+
+
+def _no_mark(state: Any) -> int:
+    return 0
+
+
+def _no_span(state: Any, horizon: str) -> float:
+    return 0.0
+
+
+#: The rules of a game whose spec names none: the whole game as horizon, random rollouts, the
+#: game result as value (``win`` needs no points scale).
+GENERIC_RULES = SearchRules(None, "game", "win", "random", _no_mark, _no_span)
+
+
+def rules_for(game: str) -> SearchRules:
+    """The search rules of a registered game (its spec's ``search_rules``, else ``GENERIC_RULES``)."""
+    from dixenv.games import game_spec
+
+    return game_spec(game).load("search_rules") or GENERIC_RULES
 
 
 # --- the agents -------------------------------------------------------------------------------------
@@ -589,10 +608,7 @@ class _SearchAgent:
         raw = env.unwrapped
         self.env = env
         self.game_name = raw.game.name
-        rules = RULES.get(self.game_name)
-        if rules is None:
-            raise ValueError(f"no search rules for game {self.game_name!r}; games are {sorted(RULES)}")
-        self.rules = rules
+        self.rules = rules = rules_for(self.game_name)
         self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
         win_estimates = rules.win_estimates or {}
         self._win_estimate = estimate in win_estimates

@@ -151,9 +151,11 @@ def write_gif(path: str, pictures: list[Any], fps: float) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
+    from dixenv.games import game_names
+
     p = argparse.ArgumentParser(prog="python -m dixenv.demo", description=__doc__.splitlines()[0], epilog=EXAMPLES,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", nargs="?", default="le_dix", help="le_dix (default), dix_de_suite or dix")
+    p.add_argument("game", nargs="?", default="le_dix", help=f"one of {', '.join(game_names())} (default le_dix)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deal and the agents (default 0)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the game's)")
     p.add_argument("--agents", default="heuristic",

@@ -281,25 +281,35 @@ def _dix_max_length(config: Any) -> int:
     return cards * (2 + n + 2 * MAX_BID) + n * (2 + MAX_BID)
 
 
-EXPORTS: dict[str, Export] = {
-    "le_dix": Export(
+LE_DIX_EXPORT = Export(
         "dixenv_le_dix", "dixenv le_dix (trick-taking with exact bids)", _le_dix_game,
         {"players": 4, "deals": NOT_GIVEN, "hand_sizes": LE_DIX_HAND_SIZES, "scoring": "exact10", "hook": False},
         3, 5, _le_dix_options, _le_dix_max_points, _le_dix_max_length, normalize=_le_dix_normalize,
-    ),
-    "dix_de_suite": Export(
+)
+DIX_DE_SUITE_EXPORT = Export(
         "dixenv_dix_de_suite", "dixenv dix_de_suite (Rack-O)", _dix_de_suite_game,
         {"players": 2, "target_score": 500, "max_turns": 1000, "reshuffle": False, "two_player_run": False,
          "teams": False, "run_bonus": False},
         2, 4, _dix_de_suite_options, _dix_de_suite_max_points, _dix_de_suite_max_length,
-    ),
-    "dix": Export(
+)
+DIX_EXPORT = Export(
         "dixenv_dix", "dixenv dix (TEN)", _dix_game,
         {"players": 2, "solo": False, "difficulty": 0, "bust_buy": False, "auto_pay": False},
         2, 5, _dix_options, _dix_max_points, _dix_max_length,
         normalize=_dix_normalize,
-    ),
-}
+)
+
+
+def _exports() -> dict[str, Export]:
+    """Game -> its export, for every registered game whose spec names one (its ``openspiel`` field)."""
+    from dixenv.games import game_specs
+
+    return {spec.name: spec.load("openspiel") for spec in game_specs() if spec.openspiel is not None}
+
+
+#: Every registered game's export at the time this module was first imported (OpenSpiel's registry
+#: takes each game once: a game registered later calls ``register_export``).
+EXPORTS: dict[str, Export] = _exports()
 
 
 def canonical_parameters(export: Export, given: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -586,6 +596,18 @@ def _register(export: Export) -> type[DixenvGame]:
 
 GAME_CLASSES: dict[str, type[DixenvGame]] = {name: _register(export) for name, export in EXPORTS.items()}
 SHORT_NAMES: dict[str, str] = {name: export.short_name for name, export in EXPORTS.items()}
+
+
+def register_export(game: str) -> type[DixenvGame]:
+    """Register with OpenSpiel a game added to dixenv's registry after this module was imported."""
+    if game not in EXPORTS:
+        export = _exports().get(game)
+        if export is None:
+            raise ValueError(f"game {game!r} names no OpenSpiel export in its spec")
+        EXPORTS[game] = export
+        GAME_CLASSES[game] = _register(export)
+        SHORT_NAMES[game] = export.short_name
+    return GAME_CLASSES[game]
 
 
 def load_game(game: str, **params: Any) -> DixenvGame:

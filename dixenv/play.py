@@ -182,8 +182,10 @@ def _show(log: MoveLog, print_fn: PrintFn) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
+    from dixenv.games import game_names
+
     p = argparse.ArgumentParser(prog="python -m dixenv.play", description="Play a dixenv game in the terminal against agents.")
-    p.add_argument("game", help="le_dix, dix_de_suite or dix")
+    p.add_argument("game", help=f"one of {', '.join(game_names())}")
     p.add_argument("--players", type=int, default=None, help="number of players (the num_players option)")
     p.add_argument("--opponents", default=None,
                    help="comma-separated agent names for the other seats, in seat order after yours, the last one "

@@ -1,7 +1,7 @@
 """Many games of a dixenv single-agent environment stepped together, for training at speed.
 
 ``VectorEnv("dixenv/LeDix-v0", 64, num_players=3, opponents="random")`` plays 64 games of one of
-the registered single-agent ids (``VECTOR_IDS``), built from the same options as
+the registered single-agent ids (``vector_ids()``), built from the same options as
 ``gymnasium.make(env_id, **options)``, as one ``gymnasium.vector.VectorEnv``. It drives the rules
 engines directly, below the wrappers: no single-agent wrapper, AEC adapter or PettingZoo wrapper
 is paid per game and step, and opponents that can choose for many games at once do.
@@ -64,8 +64,12 @@ from dixenv.core.options import check_bool, is_int, reset_options
 from dixenv.core.rewards import score_values, win_rewards
 from dixenv.wrappers.single_agent import SingleAgentEnv, act_function, as_agent, reseed_agents
 
-#: The single-agent ids registered by ``import dixenv`` (any id whose env is a ``SingleAgentEnv`` works).
-VECTOR_IDS = ("dixenv/DixSolo-v0", "dixenv/LeDix-v0", "dixenv/DixDeSuite-v0", "dixenv/Dix-v0")
+
+def vector_ids() -> tuple[str, ...]:
+    """The registered games' single-agent ids (any id whose env is a ``SingleAgentEnv`` works)."""
+    from dixenv.games import game_specs
+
+    return tuple(env_id for spec in game_specs() for env_id in spec.gymnasium_ids)
 
 
 @runtime_checkable
@@ -556,7 +560,7 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
 def _plain_id(env_id: Any) -> str:
     """``env_id`` without a ``"module:"`` prefix (``"dixenv:dixenv/DixSolo-v0"``, as ``gymnasium.make`` takes it)."""
     if not isinstance(env_id, str):
-        raise ValueError(f"env_id={env_id!r} must be a string; dixenv's single-agent ids: {list(VECTOR_IDS)}")
+        raise ValueError(f"env_id={env_id!r} must be a string; dixenv's single-agent ids: {list(vector_ids())}")
     module, _, plain = env_id.rpartition(":")
     if module:
         import importlib
@@ -573,13 +577,13 @@ def _single_env(env_id: str, options: dict[str, Any]) -> SingleAgentEnv:
     if env_id not in gymnasium.registry:
         import dixenv  # noqa: F401  (registers the ids; a no-op once imported)
     if env_id not in gymnasium.registry:
-        raise ValueError(f"unknown env id {env_id!r}; dixenv's single-agent ids: {list(VECTOR_IDS)}")
+        raise ValueError(f"unknown env id {env_id!r}; dixenv's single-agent ids: {list(vector_ids())}")
     no_limit = ValueError("max_episode_steps is not supported by dixenv.vector (dix_de_suite has its own max_turns option)")
     if "max_episode_steps" in options:
         raise no_limit
     env = gymnasium.make(env_id, disable_env_checker=True, **options)
     if not isinstance(env.unwrapped, SingleAgentEnv):
-        raise ValueError(f"{env_id!r} is not a dixenv single-agent env; ids: {list(VECTOR_IDS)}")
+        raise ValueError(f"{env_id!r} is not a dixenv single-agent env; ids: {list(vector_ids())}")
     if env.spec is not None and env.spec.max_episode_steps is not None:
         raise no_limit
     return env.unwrapped
@@ -614,7 +618,10 @@ def _opponents(single: SingleAgentEnv, n: int) -> tuple[list[dict[int, Any]], di
 
 
 def __getattr__(name: str) -> Any:
-    """``SB3VecEnv`` is built on first use, so that importing ``dixenv.vector`` does not load SB3 and torch."""
+    """``SB3VecEnv`` is built on first use, so that importing ``dixenv.vector`` does not load SB3 and torch;
+    ``VECTOR_IDS`` is ``vector_ids()`` now (games registered later included)."""
+    if name == "VECTOR_IDS":
+        return vector_ids()
     if name == "SB3VecEnv":
         cls = _sb3_vec_env_class()
         globals()["SB3VecEnv"] = cls

@@ -374,16 +374,16 @@ def generic_view(env: Any, seat: int, obs: dict[str, np.ndarray], limit: int = 4
     return "\n".join(lines)
 
 
-VIEWS: dict[str, Callable[[Any, int, dict[str, np.ndarray]], str]] = {
-    "le_dix": le_dix_view,
-    "dix_de_suite": dix_de_suite_view,
-    "dix": dix_view,
-}
+def game_view(game: str) -> Callable[[Any, int, dict[str, np.ndarray]], str] | None:
+    """The text view of a registered game (its spec's ``view``), or None."""
+    from dixenv.games import game_names, game_spec
+
+    return game_spec(game).load("view") if game in game_names() else None
 
 
 def observation_text(env: Any, seat: int, obs: dict[str, np.ndarray]) -> str:
     """The game's text view of ``obs`` (seat ``seat``), or the generic one if the game has none or it fails."""
-    view = VIEWS.get(env.unwrapped.game.name)
+    view = game_view(env.unwrapped.game.name)
     if view is not None:
         try:
             return view(env, seat, obs)

@@ -1,7 +1,7 @@
 """Steps per second of random play for every dixenv game, beside OpenSpiel's ``oh_hell``.
 
 Run ``python -m experiments.bench`` (``--help`` for options). For each game that imports
-(``dixenv.<game>_v0`` for the games in ``dixenv.GAMES``), three ways:
+(the env module of each game in ``dixenv.games``' registry), three ways:
 
 * ``engine``   the rules engine alone: ``legal_actions()`` / ``apply_action()``; every action counts
                as a step, forced ones included;
@@ -252,9 +252,12 @@ def run_spiel_rl_env(players: int, seconds: float, u: list[float], seed: int) ->
 
 
 def load_game(name: str) -> tuple[Any, Any]:
-    """``(dixenv.<name>_v0, GAME)``; raises whatever the import raises."""
-    module = importlib.import_module(f"dixenv.{name}_v0")
-    game = importlib.import_module(f"dixenv.games.{name}.game").GAME
+    """``(the game's env module, its Game record)``; raises whatever the import raises."""
+    from dixenv.games import game_spec
+
+    spec = game_spec(name)
+    module = importlib.import_module(spec.env_module)
+    game = spec.game_record()
     return module, game
 
 
@@ -454,11 +457,11 @@ def print_parts(stats: pstats.Stats) -> None:
 def run_compiled_random(game: str, players: int, n: int, seconds: float, seed: int) -> tuple[int, int, float]:
     """Random legal play on a game's compiled batch of ``n`` games, observation and mask written every decision."""
     from dixenv.compiled.rng import seed_rows
-    from dixenv.compiled.vector import BATCHES
+    from dixenv.compiled.vector import _batch_class
 
-    module_name, _, class_name = BATCHES[game].partition(":")
-    module = importlib.import_module(module_name)
-    batch = getattr(module, class_name)(load_game(game)[1].make_config(num_players=players), n)
+    cls = _batch_class(game)
+    module = sys.modules[cls.__module__]
+    batch = cls(load_game(game)[1].make_config(num_players=players), n)
     batch.new_games(np.arange(n), seed_rows(range(seed, seed + n)))
     batch.play_forced()
     moves = seed_rows(range(seed + n, seed + 2 * n))
@@ -480,9 +483,9 @@ def compile_seconds(game: str) -> tuple[float, float]:
     import subprocess
     import tempfile
 
-    from dixenv.compiled.vector import BATCHES
+    from dixenv.compiled.vector import compiled_games
 
-    module_name = BATCHES[game].partition(":")[0]
+    module_name = compiled_games()[game].partition(":")[0]
     code = f"import time; t = time.perf_counter(); from {module_name} import warm_up; warm_up(); print(time.perf_counter() - t)"
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
@@ -493,9 +496,11 @@ def compile_seconds(game: str) -> tuple[float, float]:
 
 def run_compiled(args: argparse.Namespace) -> list[Result]:
     """The compiled engines' table: decisions/s at each N, beside pyspiel's bare oh_hell, in one run."""
-    from dixenv.compiled.vector import BATCHES
+    from dixenv.compiled.vector import _batch_class, compiled_games
+    from dixenv.games import game_spec
 
-    players = {"le_dix": 4, "dix_de_suite": 2, "dix": 2}
+    BATCHES = compiled_games()
+    players = {g: game_spec(g).default_table["num_players"] for g in BATCHES}
     u = uniforms(args.seed)
     specs: list[Spec] = []
     for game in (g for g in args.games if g in BATCHES):
@@ -514,8 +519,7 @@ def run_compiled(args: argparse.Namespace) -> list[Result]:
     print("\ncompile seconds (fresh process: cold, then from numba's cache) and state bytes per game slot:")
     for game in (g for g in args.games if g in BATCHES):
         cold, cached = compile_seconds(game)
-        module_name, _, class_name = BATCHES[game].partition(":")
-        batch = getattr(importlib.import_module(module_name), class_name)(load_game(game)[1].make_config(num_players=players[game]), 64)
+        batch = _batch_class(game)(load_game(game)[1].make_config(num_players=players[game]), 64)
         print(f"  {game:<14} cold {cold:6.1f} s, cached {cached:5.2f} s; {batch.bytes_per_slot:,} B per slot")
     return results
 
@@ -921,7 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             loaded[name] = module, game = load_game(name)
         except Exception as exc:
-            print(f"{name}: skipped, dixenv.{name}_v0 does not import ({type(exc).__name__}: {exc})")
+            print(f"{name}: skipped, its env module does not import ({type(exc).__name__}: {exc})")
             continue
         for n in args.players:
             options = {"num_players": n}

@@ -146,9 +146,9 @@ class DixStats(StatsHook):
         }
 
 
-HOOKS: dict[str, type[StatsHook]] = {"le_dix": LeDixStats, "dix_de_suite": DixDeSuiteStats, "dix": DixStats}
-
-
 def make_hook(game: str) -> StatsHook:
-    """The stats hook of a game (the figure-less base hook for a game without one)."""
-    return HOOKS.get(game, StatsHook)()
+    """The stats hook of a game (its spec's ``stats``; the figure-less base hook for a game without one)."""
+    from dixenv.games import game_names, game_spec
+
+    cls = game_spec(game).load("stats") if game in game_names() else None
+    return (cls or StatsHook)()

@@ -39,8 +39,13 @@ import numpy as np
 
 from dixenv.experiments.tournament import Z95, derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
 
-#: The default table of each game (the project's default configurations).
-DEFAULT_PLAYERS = {"le_dix": 4, "dix_de_suite": 2, "dix": 2}
+
+
+def default_players(game: str) -> int:
+    """The player count of the game's default table (its spec's ``default_table``)."""
+    from dixenv.games import game_spec
+
+    return game_spec(game).default_table["num_players"]
 
 
 # --- tournaments ------------------------------------------------------------------------------------

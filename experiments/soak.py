@@ -49,7 +49,22 @@ import numpy as np
 
 from dixenv.experiments.progress import progress_bar
 
-GAMES = ("le_dix", "dix_de_suite", "dix")
+
+
+def __getattr__(name: str) -> Any:
+    """``GAMES``: the registered games (``dixenv.games.game_names()``), in the soak's order."""
+    if name == "GAMES":
+        return _games()
+    raise AttributeError(f"module 'dixenv.experiments.soak' has no attribute {name!r}")
+
+
+def _games() -> tuple[str, ...]:
+    from dixenv.games import game_names
+
+    # The three library games keep the order their seeds were planned in (recorded soaks replay).
+    order = ("le_dix", "dix_de_suite", "dix")
+    names = game_names()
+    return tuple(g for g in order if g in names) + tuple(g for g in names if g not in order)
 #: Every this many moves (and at the start and the end of every game) every seat's observation and
 #: a clone are checked too; the acting seat, the engine's invariants and a hidden-world sample are
 #: checked after every move.
@@ -62,7 +77,7 @@ class Config:
 
     game: str
     options: tuple[tuple[str, Any], ...]
-    policy: str = "random"  # "random"; dix_de_suite also "sorting" and "heuristic" (with random moves mixed in)
+    policy: str = "random"  # "random", "heuristic" or a game's soak policy (with random moves mixed in)
     weight: float = 1.0  # share of the game's games (relative to its other configurations)
 
     @property
@@ -79,46 +94,11 @@ def _cfg(game: str, policy: str = "random", weight: float = 1.0, **options: Any)
 
 
 def configurations(game: str) -> list[Config]:
-    """Every configuration soaked for ``game``."""
-    if game == "le_dix":
-        out = []
-        for n in (3, 4, 5):
-            out += [
-                _cfg(game, num_players=n),
-                _cfg(game, num_players=n, scoring="oh_hell", reward="points"),
-                _cfg(game, num_players=n, hook=True, auto_forced=False),
-                _cfg(game, num_players=n, hook=True, scoring="oh_hell", deals=(3, 1, 5)),
-            ]
-        return out
-    if game == "dix_de_suite":
-        out = []
-        for n in (2, 3, 4):
-            out += [
-                _cfg(game, "sorting", num_players=n),
-                _cfg(game, "sorting", num_players=n, reshuffle=True, reward="points", target_score=300),
-                _cfg(game, "sorting", num_players=n, run_bonus=True, auto_forced=False, target_score=200),
-                _cfg(game, "sorting", 0.3, num_players=n, max_turns=60, target_score=150),  # truncations too
-                _cfg(game, "heuristic", 0.05, num_players=n, target_score=200),
-            ]
-        out += [
-            _cfg(game, "sorting", num_players=2, two_player_run=True, target_score=300),
-            _cfg(game, "sorting", num_players=2, two_player_run=True, reshuffle=True, run_bonus=True, target_score=300),
-            _cfg(game, "sorting", num_players=4, teams=True, target_score=300),
-            _cfg(game, "sorting", num_players=4, teams=True, reshuffle=True, run_bonus=True, reward="points", target_score=300),
-        ]
-        return out
-    if game == "dix":
-        out = []
-        for n in (2, 3, 4, 5):
-            out += [
-                _cfg(game, num_players=n),
-                _cfg(game, num_players=n, bust_buy=True, reward="points"),
-                _cfg(game, num_players=n, auto_pay=True, auto_forced=False),
-            ]
-        for d in range(4, 11):
-            out += [_cfg(game, solo=True, difficulty=d), _cfg(game, solo=True, difficulty=d, bust_buy=True, auto_pay=True)]
-        return out
-    raise ValueError(f"unknown game {game!r}; games are {list(GAMES)}")
+    """Every configuration soaked for ``game`` (its spec's ``soak_configs()``)."""
+    from dixenv.games import game_spec
+
+    spec = game_spec(game)
+    return [_cfg(spec.name, c.policy, c.weight, **c.options) for c in spec.soak_configs()]
 
 
 def plan(games: dict[str, int], seed: int) -> list[tuple[Config, int]]:
@@ -146,6 +126,7 @@ class Mover:
     def __init__(self, config: Config, env: Any, seed: int):
         self.rng = np.random.default_rng(seed)
         self.policy = config.policy
+        self.game = config.game
         self.agent = None
         if self.policy == "heuristic":
             from dixenv.agents.registry import make_agent
@@ -158,7 +139,17 @@ class Mover:
             return int(legal[self.rng.integers(len(legal))])
         if self.agent is not None:
             return int(self.agent.act(env.observe(env.agent_selection)))
-        return sorting_move(env.unwrapped.state)
+        return soak_move(self.game, self.policy, env.unwrapped.state)
+
+
+def soak_move(game: str, policy: str, state: Any) -> int:
+    """The move of a game's soak policy ``policy`` (its spec's ``soak_policies``) in ``state``."""
+    from dixenv.games import game_spec, load
+
+    policies = game_spec(game).soak_policies
+    if policy not in policies:
+        raise ValueError(f"soak policy {policy!r} is not one of {game}'s: random, heuristic, {', '.join(policies) or '(none)'}")
+    return int(load(policies[policy])(state))
 
 
 def sorting_move(state: Any) -> int:
@@ -295,7 +286,9 @@ class Checker:
 
 def make_env(config: Config) -> Any:
     """The raw env of a configuration."""
-    return importlib.import_module(f"dixenv.{config.game}_v0").raw_env(**config.kwargs)
+    from dixenv.games import game_spec
+
+    return importlib.import_module(game_spec(config.game).env_module).raw_env(**config.kwargs)
 
 
 def play_one(config: Config, seed: int, env: Any | None = None, moves: list[int] | None = None) -> tuple[int, list[int]]:
@@ -349,8 +342,13 @@ def compare_compiled(config: Config, seeds: list[int]) -> tuple[int, list[dict[s
     from dixenv.compiled.rng import seed_rows, rng_rows
     from dixenv.compiled.vector import _batch_class
     from dixenv.core.aec import play_forced
+    from dixenv.games import game_spec
 
-    module = importlib.import_module(f"dixenv.{config.game}_v0")
+    module = importlib.import_module(game_spec(config.game).env_module)
+    # The heuristic agent reads the AEC env's observations: here its configurations play the game's
+    # first state policy (dix_de_suite's sorting moves) instead, as the recorded soaks did.
+    policies = list(game_spec(config.game).soak_policies)
+    state_policy = config.policy if config.policy in policies or not policies else policies[0]
     options = {k: v for k, v in config.kwargs.items() if k not in ENV_ONLY}
     forced = config.kwargs.get("auto_forced", True)
     env = module.raw_env(**options)
@@ -422,7 +420,7 @@ def compare_compiled(config: Config, seeds: list[int]) -> tuple[int, list[dict[s
                 continue
             legal = ref.legal_actions()
             if config.policy != "random" and movers[i].random() >= 0.25:
-                actions[i] = sorting_move(ref)
+                actions[i] = soak_move(config.game, state_policy, ref)
             else:
                 actions[i] = legal[movers[i].integers(len(legal))]
             ref.apply_action(int(actions[i]))
@@ -629,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; exit status 0 when every game passed, 1 on any failure."""
     p = argparse.ArgumentParser(prog="python -m experiments.soak", description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=1000, help="games of each game (default 1000; the record run of 100,000: see README)")
-    p.add_argument("--game", action="append", choices=GAMES, help="soak only this game (repeatable; default all three)")
+    p.add_argument("--game", action="append", choices=_games(), help="soak only this game (repeatable; default every registered game)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--out", default="results/soak", help="folder for failure records and the summary (default results/soak)")
@@ -653,9 +651,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         p.error(f"--games must be at least 1, got {args.games}")
     out = Path(args.out)
-    games = {g: args.games for g in (args.game or GAMES)}
+    games = {g: args.games for g in (args.game or _games())}
     if args.compiled:
-        from dixenv.compiled.vector import BATCHES
+        from dixenv.compiled.vector import compiled_games
+
+        BATCHES = compiled_games()
 
         skipped = [g for g in games if g not in BATCHES]
         if skipped:

@@ -228,7 +228,8 @@ def test_opponents_are_assigned_in_seat_order_after_the_person():
 def test_default_opponents_fall_back_to_random_when_no_heuristic_exists(monkeypatch):
     from dixenv.agents import registry
 
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "heuristic", "dixenv.agents.not_written_yet:Nothing")
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    registry.register("le_dix", "heuristic", "dixenv.agents.not_written_yet:Nothing", replace=True)
     printed: list[str] = []
     play.main(["le_dix", "--players", "3"], input_fn=lambda p: "quit", print_fn=printed.append)
     assert "your opponents play at random" in printed[0]
@@ -246,7 +247,7 @@ def test_a_broken_view_falls_back_to_the_generic_listing(monkeypatch):
     def broken(env, seat, obs):
         raise KeyError("hand")
 
-    monkeypatch.setitem(views.VIEWS, "le_dix", broken)
+    monkeypatch.setattr(views, "le_dix_view", broken)  # the spec names it "dixenv.views:le_dix_view"
     text = views.observation_text(env, 0, obs)
     assert "non-zero entries" in text and "hand:" in text and "trump_suit:" in text
 

@@ -8,7 +8,7 @@ the same deals from the same seeds, the same random opponents (each seat's own P
 reseeded from the slot's seed exactly as ``reseed_agents`` reseeds ``RandomAgent``), the same
 rewards in every mode, autoreset modes, illegal-action handling and infos.
 
-What the compiled path plays: the games listed in ``BATCHES``, opponents that are ``"random"`` or
+What the compiled path plays: the games whose spec names a compiled engine (``compiled_games()``), opponents that are ``"random"`` or
 batched policies (``act_batch``: trained networks, snapshots), no match maker, no rendering, no move
 log and no scenario decks; ``supported`` says why not otherwise, and ``VectorEnv`` then keeps its
 Python path (or refuses ``engine="compiled"``). With random opponents only, a step is one compiled
@@ -20,7 +20,6 @@ threads=True)`` asks for numba's threads (see ``CompiledGames.__init__`` for why
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
@@ -28,12 +27,12 @@ import numpy as np
 from dixenv.compiled import require_numba
 from dixenv.core.rewards import win_rewards
 
-#: Game -> its compiled batch class ("module:Class"), imported only when a compiled VectorEnv is made.
-BATCHES = {
-    "le_dix": "dixenv.games.le_dix.compiled:LeDixBatch",
-    "dix_de_suite": "dixenv.games.dix_de_suite.compiled:DixDeSuiteBatch",
-    "dix": "dixenv.games.dix.compiled:DixBatch",
-}
+
+def compiled_games() -> dict[str, Any]:
+    """Game -> its compiled batch class (its spec's ``compiled``: "module:Class", imported only when used)."""
+    from dixenv.games import game_specs
+
+    return {spec.name: spec.compiled for spec in game_specs() if spec.compiled is not None}
 
 
 def supported(single: Any, match_maker: Any, batched: dict[int, Any] | None = None) -> str:
@@ -42,8 +41,8 @@ def supported(single: Any, match_maker: Any, batched: dict[int, Any] | None = No
     ``batched``: the opponents' seats that a batched policy plays (``dixenv.vector._opponents``).
     """
     aec, batched = single.aec, batched or {}
-    if aec.game.name not in BATCHES:
-        return f"{aec.game.name} has no compiled engine yet (compiled: {sorted(BATCHES)})"
+    if aec.game.name not in compiled_games():
+        return f"{aec.game.name} has no compiled engine yet (compiled: {sorted(compiled_games())})"
     others = [spec for seat, spec in zip(single.opponent_seats, single.opponent_specs)
               if seat not in batched and not (isinstance(spec, str) and spec == "random")]
     if others:
@@ -58,8 +57,9 @@ def supported(single: Any, match_maker: Any, batched: dict[int, Any] | None = No
 
 def _batch_class(game: str) -> type:
     require_numba()
-    module, _, name = BATCHES[game].partition(":")
-    return getattr(importlib.import_module(module), name)
+    from dixenv.games import load
+
+    return load(compiled_games()[game])
 
 
 class CompiledGames:

@@ -3,7 +3,8 @@
 ``table_image(game, state, viewer)`` draws a game's state as a ``PIL.Image``; ``table_array`` gives
 the same picture as an ``HxWx3 uint8`` array (what ``env.render()`` returns). ``viewer`` is a seat
 (the picture shows only what that seat may know, as its observation does) or ``None`` for the
-spectator, who sees everything. One drawer module per game (``dixenv.render.<game>``) shares the
+spectator, who sees everything. One drawer module per game (its spec's ``renderer``, e.g.
+``dixenv.render.le_dix``) shares the
 card faces and seat labels of ``dixenv.render.canvas``.
 
 Pillow is an optional dependency (the ``render`` extra): this module imports without it, and the
@@ -21,7 +22,16 @@ from dixenv.core.options import is_int
 
 #: The ``render_viewer`` value for a picture that shows everything (hidden cards included).
 SPECTATOR = "spectator"
-GAMES = ("dix", "dix_de_suite", "le_dix")
+
+
+def _drawer(game: str) -> Any:
+    """The drawer module of ``game`` (its spec's ``renderer``); ``ValueError`` for a game without pictures."""
+    from dixenv.games import game_names, game_specs
+
+    drawers = {spec.name: spec.renderer for spec in game_specs() if spec.renderer}
+    if game not in drawers:
+        raise ValueError(f"unknown game {game!r}; games with pictures: {sorted(drawers)} (registered games: {list(game_names())})")
+    return importlib.import_module(drawers[game])
 
 
 def check_viewer(viewer: Any, num_seats: int) -> int | None:
@@ -55,10 +65,8 @@ def table_image(game: str, state: Any, viewer: int | None = None, caption: Seque
 
     ``caption`` lines (e.g. the last moves) are written in a strip at the bottom.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; games with pictures: {list(GAMES)}")
+    drawer = _drawer(game)
     require_pillow()
-    drawer = importlib.import_module(f"dixenv.render.{game}")
     return drawer.draw(state, viewer, list(caption))
 
 
@@ -69,7 +77,7 @@ def gif_palette(game: str, first: Any) -> Any:
     """
     from PIL import Image
 
-    drawer = importlib.import_module(f"dixenv.render.{game}")
+    drawer = _drawer(game)
     sheet = drawer.swatch()
     both = Image.new("RGB", (max(first.width, sheet.width), first.height + sheet.height))
     both.paste(first, (0, 0))

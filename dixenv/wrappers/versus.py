@@ -14,9 +14,6 @@ from typing import Any, Sequence
 
 from dixenv.wrappers.single_agent import SingleAgentEnv
 
-#: Gymnasium id -> game (the entry point is the function of that name below).
-VERSUS_IDS = {"dixenv/LeDix-v0": "le_dix", "dixenv/DixDeSuite-v0": "dix_de_suite", "dixenv/Dix-v0": "dix"}
-
 
 def make_versus(
     game: str,
@@ -30,7 +27,9 @@ def make_versus(
 
     ``render_viewer`` ("learner", "spectator" or a seat) is whose view ``rgb_array`` pictures show.
     """
-    raw = importlib.import_module(f"dixenv.{game}_v0").raw_env(**options)
+    from dixenv.games import game_spec
+
+    raw = importlib.import_module(game_spec(game).env_module).raw_env(**options)
     learner = f"player_{learner_seat}"
     if learner not in raw.possible_agents:
         raise ValueError(f"learner_seat={learner_seat!r} is not a seat of this game; seats: 0..{len(raw.possible_agents) - 1}")

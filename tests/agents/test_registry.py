@@ -25,7 +25,9 @@ from dixenv.agents.registry import (
 
 
 def test_every_game_lists_random_and_dix_lists_alix():
-    for game in registry.GAMES:
+    from dixenv.games import BUILTIN
+
+    for game in BUILTIN:
         assert "random" in list_agents(game)
         assert "heuristic" in list_agents(game)
     assert "alix" in list_agents("dix")
@@ -81,14 +83,16 @@ def test_unknown_agent_name_is_a_value_error_listing_known_names():
 
 
 def test_known_name_whose_module_is_missing_gives_a_clear_import_error(monkeypatch):
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "future", "dixenv.agents.no_such_module_yet:Future")
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    registry.register("le_dix", "future", "dixenv.agents.no_such_module_yet:Future")
     with pytest.raises(ImportError, match="agents.no_such_module_yet, which is not available yet"):
         make_agent("le_dix", "future", env=None)
     assert "future" in list_agents("le_dix")  # listing never imports
 
 
 def test_missing_class_in_existing_module_is_an_import_error(monkeypatch):
-    monkeypatch.setitem(registry.AGENTS["le_dix"], "ghost", "dixenv.agents.base:NoSuchAgent")
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    registry.register("le_dix", "ghost", "dixenv.agents.base:NoSuchAgent")
     with pytest.raises(ImportError, match="has no class NoSuchAgent"):
         agent_class("le_dix", "ghost")
 
@@ -107,7 +111,8 @@ def test_spec_parameters_and_keyword_parameters_reach_the_constructor(monkeypatc
     module = types.ModuleType("fake_agents_for_registry_test")
     module.EchoAgent = _EchoAgent
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(registry.AGENTS["dix"], "echo", f"{module.__name__}:EchoAgent")
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    registry.register("dix", "echo", f"{module.__name__}:EchoAgent")
     agent = make_agent("dix", "echo:difficulty=6,mode=fast", env="ENV", seed=7, extra=1)
     assert (agent.env, agent.seed) == ("ENV", 7)
     assert agent.params == {"difficulty": 6, "mode": "fast", "extra": 1}

@@ -324,7 +324,7 @@ def test_policy_expansion_tries_the_rollout_move_first_and_widens_slowly():
 def test_a_game_without_a_greedy_rollout_refuses_it_by_name(monkeypatch):
     import dataclasses
 
-    monkeypatch.setitem(S.RULES, "dix", dataclasses.replace(S.RULES["dix"], greedy=None))
+    monkeypatch.setattr(S, "DIX_RULES", dataclasses.replace(S.DIX_RULES, greedy=None))
     make_agent("le_dix", "ismcts:rollout=greedy", _env("le_dix"))
     with pytest.raises(ValueError, match="rollout='greedy' has no policy for dix"):
         make_agent("dix", "ismcts:rollout=greedy", _env("dix"))
@@ -409,7 +409,7 @@ def test_dix_de_suite_estimate_favours_the_more_sorted_rack():
 def test_greedy_rollouts_are_legal_in_every_phase(game, options, phases_reached):
     env = _env(game, **options)
     rnd = RandomAgent(env, seed=0)
-    greedy = S.RULES[game].greedy
+    greedy = S.rules_for(game).greedy
     phases = set()
     for seed in range(3):
         env.reset(seed=seed)
