@@ -116,8 +116,13 @@ def run_rating(
     players: int | None = None,
     progress: bool = False,
     start_method: str | None = None,
+    rotate: bool = False,
 ) -> Rating:
-    """Play ``num_games`` random tables of ``players`` agents drawn from the pool, then fit OpenSkill ratings."""
+    """Play ``num_games`` random tables of ``players`` agents drawn from the pool, then fit OpenSkill ratings.
+
+    ``rotate``: each table drawn is played once per seat rotation on the same deal (``num_games``
+    tables, ``num_games x players`` games), so no agent gains from its seat or its cards.
+    """
     model = _openskill_model()  # fail before playing if openskill is missing
     game = resolve_game(game)
     options = dict(options or {})
@@ -138,10 +143,12 @@ def run_rating(
     tasks: list[Task] = []
     chosen: list[list[int]] = []
     for g in range(num_games):
-        idx = [int(i) for i in rng.choice(len(pool), size=table_size, replace=False)]
-        chosen.append(idx)
-        seeds = tuple(derive_seed(seed, g, i, 2) for i in idx)
-        tasks.append((g, g, 0, derive_seed(seed, g), tuple(pool[i] for i in idx), seeds))
+        drawn = [int(i) for i in rng.choice(len(pool), size=table_size, replace=False)]
+        for r in range(table_size if rotate else 1):
+            idx = drawn[r:] + drawn[:r]
+            chosen.append(idx)
+            seeds = tuple(derive_seed(seed, g, i, 2) for i in idx)
+            tasks.append((len(tasks), g, r, derive_seed(seed, g), tuple(pool[i] for i in idx), seeds))
     t0 = time.perf_counter()
     records = run_tasks(game, options, tasks, workers, progress, start_method)
     for r in records:

@@ -539,5 +539,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                  log=lambda text: print(text, flush=True), command_args=sys.argv[1:] if argv is None else list(argv))
 
 
+def cli() -> int:
+    """The ``dixenv-train`` console script: ``main`` with exit status 0 (``main`` returns the run's summary)."""
+    main()
+    return 0
+
+
 if __name__ == "__main__":
     main()

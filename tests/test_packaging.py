@@ -48,3 +48,20 @@ def test_agents_and_experiments_import_under_the_dixenv_namespace():
 
     assert Path(dixenv.agents.registry.__file__).parent == ROOT / "agents"
     assert Path(dixenv.experiments.tournament.__file__).parent == ROOT / "experiments"
+
+
+def test_console_scripts_name_commands_that_answer_help(capsys):
+    import importlib
+
+    import pytest
+
+    scripts = PYPROJECT["project"]["scripts"]
+    assert {"dixenv-train", "dixenv-evaluate", "dixenv-play", "dixenv-demo", "dixenv-bench", "dixenv-soak"} <= set(scripts)
+    for name, target in scripts.items():
+        module_name, _, function = target.partition(":")
+        module = importlib.import_module(module_name)
+        assert callable(getattr(module, function)), target
+        with pytest.raises(SystemExit) as exit_info:
+            module.main(["--help"])  # dixenv-train's cli() is main() on sys.argv with exit status 0
+        assert exit_info.value.code == 0, name
+        assert "usage:" in capsys.readouterr().out
