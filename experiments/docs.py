@@ -1,6 +1,6 @@
 """Generate the documentation's tables and figures from the environments' own data.
 
-Any Markdown file of the project (``README.md``, ``docs/*.md``) may hold marked blocks::
+Any Markdown file of the project (``README.md``, ``docs/**/*.md``) may hold marked blocks::
 
     <!-- generated: NAME -->
     … content written by this module …
