@@ -5,7 +5,7 @@ that hide them: exactly the posterior of a shuffled deck if the other players' c
 nothing. In dix de suite they reveal a great deal. Each player keeps the cards that fit its rack
 and places each card it draws where it fits, so its hidden slots hold a nearly sorted rack late in
 a round; a uniform world puts a random one there. Measured on 2-player self-play of the heuristic
-(``docs/search.md``): after 8 or 9 turns of the other seat, its true rack cost (the heuristic's,
+(``docs/results/search.md``): after 8 or 9 turns of the other seat, its true rack cost (the heuristic's,
 roughly the draws it still needs) averaged 8.7, while uniform worlds put it at 51.7. A search over
 uniform worlds believes every other seat is far from sorting and misjudges every race.
 

@@ -5,7 +5,7 @@ game's heuristic would play there (``num_actions`` more inputs, one of them 1). 
 the heuristic where the heuristic is right and learn where to depart from it, instead of having to
 rediscover from raw observations what the heuristic computes (dix_de_suite's chain-and-gap costs,
 le_dix's trick estimates). Measured here: cloning the heuristic from the observation alone gave
-policies 87–96% accurate per decision that still lost most games to it (docs/training.md); this
+policies 87–96% accurate per decision that still lost most games to it (docs/results/training.md); this
 is the residual / expert-feature set-up of much applied RL work, and it is optional: a policy's
 metadata says whether it uses a hint, and ``PolicyAgent`` adds the same hint when it plays.
 

@@ -1,7 +1,7 @@
 """The trained policies shipped with dixenv, played as the agent ``ppo`` of every game.
 
 Like RLCard's model zoo: small policy files (``weights/NAME.npz`` + ``NAME.json``, the format of
-``dixenv.agents.policy``) trained by ``experiments.train`` with the presets of docs/training.md.
+``dixenv.agents.policy``) trained by ``experiments.train`` with the presets of docs/results/training.md.
 One game may ship several, one per table it was trained for (for ``dix``: the solo game against ALIX
 and the 2-player table). ``ppo`` picks the one whose observation layout is the environment's, so the
 same name plays solo and table dix; a table no shipped policy was trained for gets a ``ValueError``

@@ -2,7 +2,7 @@
 
 2–4 players sort a rack of 10 cards (1–40 / 1–50 / 1–60) into ascending order; rounds until
 someone reaches ``target_score`` (500). Rules, options, observation and action tables:
-``docs/dix_de_suite.md``.
+``docs/games/dix_de_suite.md``.
 
 Options: ``num_players`` (2, 3, 4; default 2), ``target_score`` (500), ``max_turns`` (turns per
 round before truncation, 1000), ``reshuffle``, ``two_player_run``, ``teams``, ``run_bonus``

@@ -7,7 +7,7 @@ fixed rule instead of item by item), ``deck_spec`` (another box of cards), plus 
 ``reward`` ("win" default, "points", "margin"), ``auto_forced``, ``render_mode`` ("ansi", "human",
 "rgb_array"), ``render_viewer`` ("spectator" default, or a seat) and ``record_events`` (keep the
 move log). Reset options: ``deck`` (the draw pile, top first) and
-``first_player``. See docs/dix.md for the rules, the action table and the observation layout.
+``first_player``. See docs/games/dix.md for the rules, the action table and the observation layout.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-game training presets for ``experiments.train`` (the reasons are in docs/training.md).
+"""Per-game training presets for ``experiments.train`` (the reasons are in docs/results/training.md).
 
 A preset names the single-agent environment and its options, the opponents, the PPO
 hyper-parameters and network, the warm start, the self-play settings, and how the result is
@@ -59,7 +59,7 @@ PRESETS: dict[str, Preset] = {
         eval_games=100, final_games=500, eval_options={"solo": True, "difficulty": 4},
     ),
     # The score difference to ALIX as reward (margin): with the win reward the policy scored more
-    # points without winning measurably more often (docs/training.md).
+    # points without winning measurably more often (docs/results/training.md).
     "dix_solo": Preset(
         env_id="dixenv/DixSolo-v0", options={"difficulty": 6}, game="dix", timesteps=4_000_000, n_envs=32,
         ppo=_PPO, train_reward="margin", warm_start_games=3000, warm_start_epochs=20, eval_options={"solo": True, "difficulty": 6},
@@ -71,7 +71,7 @@ PRESETS: dict[str, Preset] = {
     ),
     # The heuristic that plays for the game (secure=1, prefix_weight=0.3; agents/dix_de_suite_heuristic.py)
     # is both the hint and the cloned expert: with the race heuristic's hint, PPO changed no move that
-    # mattered and ended exactly as strong as its opponent (docs/training.md).
+    # mattered and ended exactly as strong as its opponent (docs/results/training.md).
     "dix_de_suite": Preset(
         env_id="dixenv/DixDeSuite-v0", options={"num_players": 2}, game="dix_de_suite", opponents=("heuristic",),
         timesteps=600_000, n_envs=32, ppo=_PPO, train_reward="points", hint=_DDS_GAME_HEURISTIC,

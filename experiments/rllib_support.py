@@ -265,7 +265,7 @@ def build_config(
             num_env_runners=num_env_runners,
             num_envs_per_env_runner=envs_per_runner,
             # Episodes of card games are short, many and small: converting each one to numpy on
-            # the EnvRunner costs more than it saves (measured in docs/scale.md).
+            # the EnvRunner costs more than it saves (measured in docs/guides/scale-out.md).
             episodes_to_numpy=episodes_to_numpy,
         )
         .multi_agent(policies=set(module_ids), policy_mapping_fn=mapping, policies_to_train=trained)

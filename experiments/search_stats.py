@@ -14,11 +14,11 @@ Three commands (``--help`` on each)::
 
     # simple regret of search settings on decisions drawn from heuristic play: how much worse, by
     # a high-budget reference search's means, is the move each setting plays (cheap and low-noise
-    # next to a tournament; used to choose the root schemes, docs/search.md)
+    # next to a tournament; used to choose the root schemes, docs/results/search.md)
     python -m experiments.search_stats regret --game dix --positions 60 \
         --reference ismcts:iterations=3000 --agent ismcts:iterations=100 --agent ismcts:iterations=100,root=halving
 
-    # the Markdown tables of every saved result (README "Search agents", docs/search.md)
+    # the Markdown tables of every saved result (README "Search agents", docs/results/search.md)
     python -m experiments.search_stats table docs/search_results/*.json
 
 Long runs: one worker each, ``nice -n 10``, no more than two at a time (the machine is shared).
@@ -37,6 +37,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from dixenv.games import game_names
 from dixenv.experiments.tournament import Z95, derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
 
 
@@ -56,7 +57,7 @@ def tournament(game: str, agent: str, opponent: str, games: int, seed: int, opti
     options = dict(options)
     solo = bool(options.get("solo"))
     if not solo:
-        options.setdefault("num_players", DEFAULT_PLAYERS[game])
+        options.setdefault("num_players", default_players(game))
     seats = 1 if solo else options["num_players"]
     specs = [agent] + [opponent] * (seats - 1)
     results = run_tournament(game, specs, games, options, workers=workers, seed=seed)
@@ -132,7 +133,7 @@ def regret(game: str, agents: Sequence[str], reference: str, positions: int, rep
     from dixenv.agents.registry import make_agent
 
     options = dict(options)
-    options.setdefault("num_players", DEFAULT_PLAYERS[game])
+    options.setdefault("num_players", default_players(game))
     # One env per decision, replayed once: searching reads the state but never steps it.
     envs = [_replay(game, options, spot) for spot in regret_positions(game, options, positions, seed)]
     t0 = time.perf_counter()
@@ -371,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m experiments.search_stats", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("tournament", help="a search agent against copies of an opponent")
-    t.add_argument("--game", required=True, choices=sorted(DEFAULT_PLAYERS))
+    t.add_argument("--game", required=True, choices=game_names())
     t.add_argument("--agent", required=True, help="e.g. ismcts:iterations=100")
     t.add_argument("--opponent", default="heuristic", help="the agent in every other seat (default heuristic)")
     t.add_argument("--games", type=int, default=1000)
@@ -390,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--workers", type=int, default=1, help="processes, each playing whole pairs (default 1; same figures)")
     o.add_argument("--out", help="write the summary JSON here")
     r = sub.add_parser("regret", help="simple regret of search settings against a high-budget reference search")
-    r.add_argument("--game", required=True, choices=sorted(DEFAULT_PLAYERS))
+    r.add_argument("--game", required=True, choices=game_names())
     r.add_argument("--agent", action="append", required=True, help="a setting to measure (repeatable)")
     r.add_argument("--reference", required=True, help="the high-budget search whose root means judge the moves, e.g. ismcts:iterations=3000")
     r.add_argument("--positions", type=int, default=60, help="decisions drawn from heuristic self-play (default 60)")

@@ -17,7 +17,7 @@ which plays with numpy only, anywhere an agent is asked for::
 and writes ``OUT/summary.json`` (settings, returns and throughput per iteration). An exported
 policy can also be made later from any checkpoint: ``--export-from OUT/checkpoint --out PATH``.
 Needs the ``rllib`` extra (``pip install torch==2.13.0 && pip install -e ".[rllib]"``); see
-docs/scale.md for clusters.
+docs/guides/scale-out.md for clusters.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -66,16 +66,58 @@ def _play(state, rng: np.random.Generator, moves: int) -> None:
 # --- PettingZoo and Gymnasium ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", TABLES, ids=_id)
-def test_pettingzoo_api_and_seed_tests_pass_at_every_player_count(case):
+@pytest.mark.parametrize("case", OPTION_SETS, ids=_id)
+def test_pettingzoo_api_and_seed_tests_pass_on_every_option_set(case):
     from pettingzoo.test import api_test, seed_test
 
-    spec, n = case
+    spec, options = case
     module = spec.env_module_()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(module.env(num_players=n), num_cycles=200)
-        seed_test(lambda: module.env(num_players=n), num_cycles=50)
+        warnings.simplefilter("ignore")  # api_test's generic advice about Dict spaces
+        api_test(module.env(**options), num_cycles=300)
+        seed_test(lambda: module.env(**options), num_cycles=300)
+
+
+def test_the_option_sets_cover_every_player_count():
+    for spec in SPECS:
+        counts = {o.get("num_players", spec.default_table["num_players"]) for s, o in OPTION_SETS if s is spec}
+        assert counts >= set(spec.players), f"{spec.name}: no option set at {sorted(set(spec.players) - counts)} players"
+
+
+@pytest.mark.parametrize("case", TABLES, ids=_id)
+def test_the_layout_covers_the_observation_without_gaps_or_overlaps(case):
+    spec, n = case
+    env = spec.env_module_().raw_env(num_players=n)
+    stops = sorted((s.start, s.stop) for s in env.observation_layout().values())
+    assert stops[0][0] == 0 and all(a[1] == b[0] for a, b in zip(stops, stops[1:]))
+    assert stops[-1][1] == env.observation_space(env.possible_agents[0])["observation"].shape[0]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_action_strings_round_trip_over_the_whole_space(spec):
+    env = spec.env_module_().raw_env(**spec.default_table)
+    for a in range(env.action_space(env.possible_agents[0]).n):
+        assert env.string_to_action(env.action_to_string(a)) == a
+    with pytest.raises(ValueError):
+        env.string_to_action("no such action")
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_reset_with_the_same_seed_replays_the_same_game_and_another_seed_another(spec):
+    a, b = (spec.env_module_().raw_env(**spec.default_table) for _ in range(2))
+    a.reset(seed=7)
+    b.reset(seed=7)
+    assert a.state.render_text() == b.state.render_text()
+    assert [a.observe(x)["observation"].tobytes() for x in a.agents] == [b.observe(x)["observation"].tobytes() for x in b.agents]
+    assert any(a.reset(seed=s) or a.state.render_text() != b.state.render_text() for s in range(8, 12))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+def test_render_ansi_returns_the_table_as_text(spec):
+    env = spec.env_module_().env(render_mode="ansi", **spec.default_table)
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and text == env.unwrapped.state.render_text()
 
 
 @pytest.mark.parametrize("spec", [s for s in SPECS if hasattr(pettingzoo, "aec_registry")], ids=lambda s: s.name)

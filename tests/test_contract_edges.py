@@ -29,7 +29,8 @@ MODULE_IDS = ["dix", "dix_de_suite", "le_dix"]
 def test_every_single_agent_id_takes_illegal_action_raise(env_id):
     env = gymnasium.make(env_id, illegal_action="raise", **({} if env_id.endswith("Solo-v0") else {"opponents": "random"}))
     _, info = env.reset(seed=0)
-    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    masked = np.flatnonzero(info["action_mask"] == 0)
+    illegal = int(masked[0]) if len(masked) else len(info["action_mask"])  # every action legal: one past the space
     with pytest.raises(ValueError, match=f"{illegal}"):
         env.step(illegal)
 

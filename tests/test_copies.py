@@ -19,6 +19,7 @@ import pytest
 
 import dixenv  # noqa: F401  (registers the ids)
 from dixenv.core.game import Game
+from dixenv.games import game_spec
 
 #: Steps compared after the copy (games are played to the end or to this many steps).
 MAX_STEPS = 120
@@ -276,7 +277,7 @@ def test_vector_env_copies_continue_as_the_original(env_id, options, copier):
 def test_game_records_pickle_and_copy_to_equal_records(game):
     # A record's fields are module-level functions (pickled by name), so the copy is an equal record
     # whose functions are the very same objects.
-    record = importlib.import_module(f"dixenv.games.{game}.game").GAME
+    record = game_spec(game).game_record()
     for back in (pickle.loads(pickle.dumps(record)), copy.deepcopy(record)):
         assert back == record
         assert all(getattr(back, f) is getattr(record, f) for f in record.__dataclass_fields__ if f != "name")

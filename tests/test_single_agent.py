@@ -88,12 +88,22 @@ def test_wrong_number_of_opponents_is_rejected():
         SingleAgentEnv(le_dix_v0.raw_env(num_players=3), [RandomAgent()])
 
 
-@pytest.mark.parametrize("opponents", [7, 2.5, None, {"a": 1}])
+@pytest.mark.parametrize("opponents", [7, 2.5, {"a": 1}])
 def test_opponents_that_are_neither_a_name_nor_a_list_are_a_value_error(opponents):
     import gymnasium
 
     with pytest.raises(ValueError, match="opponents=.*must be an agent name"):
         gymnasium.make("dixenv/LeDix-v0", opponents=opponents)
+
+
+def test_opponents_default_to_the_games_heuristic_and_to_random_without_one():
+    import gymnasium
+
+    for opponents in (None, "default"):
+        kwargs = {} if opponents == "default" else {"opponents": None}
+        env = gymnasium.make("dixenv/LeDix-v0", num_players=3, **kwargs).unwrapped
+        assert env.opponent_specs == ("heuristic", "heuristic")
+    assert gymnasium.make("dixenv_tests/Toy-v0").unwrapped.opponent_specs == ("random",)  # tests/toy_game.py
 
 
 def test_seeded_resets_replay_the_same_episode():

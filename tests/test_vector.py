@@ -536,18 +536,18 @@ def test_bench_training_run_splits_its_time_into_env_rollout_and_updates():
 
 
 def test_performance_doc_examples_and_prototype_run():
-    """docs/performance.md's Python blocks run, and its batched prototype keeps every card once."""
+    """docs/guides/performance.md's Python blocks run, and its batched prototype keeps every card once."""
     import re
     from pathlib import Path
 
     pytest.importorskip("sb3_contrib")
-    text = (Path(__file__).resolve().parent.parent / "docs" / "performance.md").read_text()
+    text = (Path(__file__).resolve().parent.parent / "docs" / "guides" / "performance.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) >= 3
     namespace: dict = {}
     for block in blocks:
         namespace = {}
-        exec(compile(block, "docs/performance.md", "exec"), namespace)  # noqa: S102  (our own documentation)
+        exec(compile(block, "docs/guides/performance.md", "exec"), namespace)  # noqa: S102  (our own documentation)
     batch = namespace["Batch"](4, seed=0)  # the prototype is the last block
     rng = np.random.default_rng(0)
     for _ in range(300):

@@ -2,7 +2,7 @@
 
 ``gymnasium.make("dixenv/LeDix-v0", num_players=4, opponents="heuristic")``: the learner is
 ``player_0`` (``learner_seat`` moves it); every other seat is played by the named baseline
-(``"random"``, ``"heuristic"``, ``"alix"`` for dix, or a list with one name per opponent).
+(``"random"``, ``"heuristic"`` (the default), ``"alix"`` for dix, or a list with one name per opponent).
 Other keyword options are the game's. Names are resolved lazily by ``agents.registry``, so the
 ``agents`` package must be importable (it is installed with dixenv).
 """
@@ -17,7 +17,7 @@ from dixenv.wrappers.single_agent import SingleAgentEnv
 
 def make_versus(
     game: str,
-    opponents: str | Sequence[Any] = "heuristic",
+    opponents: str | Sequence[Any] | None = None,
     learner_seat: int = 0,
     illegal_action: str = "lose",
     render_viewer: int | str = "learner",
@@ -25,11 +25,15 @@ def make_versus(
 ) -> SingleAgentEnv:
     """One seat of ``game`` as a Gymnasium env; the other seats played by ``opponents``.
 
+    ``opponents`` defaults to the game's ``heuristic`` (``random`` for a game whose spec names none).
     ``render_viewer`` ("learner", "spectator" or a seat) is whose view ``rgb_array`` pictures show.
     """
     from dixenv.games import game_spec
 
-    raw = importlib.import_module(game_spec(game).env_module).raw_env(**options)
+    spec = game_spec(game)
+    if opponents is None:
+        opponents = "heuristic" if "heuristic" in spec.agents else "random"
+    raw = importlib.import_module(spec.env_module).raw_env(**options)
     learner = f"player_{learner_seat}"
     if learner not in raw.possible_agents:
         raise ValueError(f"learner_seat={learner_seat!r} is not a seat of this game; seats: 0..{len(raw.possible_agents) - 1}")

@@ -11,6 +11,7 @@ import pytest
 
 from dixenv.agents import registry
 from dixenv.agents.base import RandomAgent
+from dixenv.games import BUILTIN
 from dixenv.agents.registry import (
     AGENTS,
     agent_class,
@@ -130,7 +131,7 @@ def _available(game, name):
 
 
 # "policy" needs the path of a saved policy: tests/agents/test_policy.py plays it.
-CASES = [(g, n) for g in registry.AGENTS for n in registry.AGENTS[g] if n != "policy"]
+CASES = [(g, n) for g in BUILTIN for n in registry.AGENTS[g] if n != "policy"]
 
 
 @pytest.mark.parametrize("game, name", CASES)

@@ -9,7 +9,7 @@ from dixenv.core.options import check_bool, check_choice, check_int, refuse_unkn
 from dixenv.games.dix_de_suite.cards import deck_size
 
 PLAYER_COUNTS = (2, 3, 4)
-#: Default turn limit per round (turns of all players together; see docs/dix_de_suite.md for
+#: Default turn limit per round (turns of all players together; see docs/games/dix_de_suite.md for
 #: how it was sized).
 DEFAULT_MAX_TURNS = 1000
 MAX_TARGET_SCORE = 1_000_000
@@ -18,7 +18,7 @@ MAX_MAX_TURNS = 10_000_000
 
 @dataclass(frozen=True)
 class DixDeSuiteConfig:
-    """Game options (validated by ``make_config``); see the options table in docs/dix_de_suite.md."""
+    """Game options (validated by ``make_config``); see the options table in docs/games/dix_de_suite.md."""
 
     num_players: int = 2
     target_score: int = 500

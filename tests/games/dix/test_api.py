@@ -1,48 +1,14 @@
-"""PettingZoo conformance of dix for every player count, solo and option set; the env's helpers."""
+"""dix through its env: action strings, illegal moves, rendering, clones, rewards, forced moves (PettingZoo conformance: tests/test_conformance.py)."""
 
 from __future__ import annotations
 
 import pickle
-import warnings
 
 import numpy as np
-import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-import dixenv  # noqa: F401  (registers the environments)
 from dixenv import dix_v0
 from dixenv.games.dix import actions as A
-
-OPTION_SETS = [
-    {"num_players": 2},
-    {"num_players": 3},
-    {"num_players": 4},
-    {"num_players": 5},
-    {"solo": True, "difficulty": 4},
-    {"solo": True, "difficulty": 10, "auto_pay": True, "reward": "points"},
-    {"num_players": 3, "bust_buy": True},
-    {"num_players": 4, "auto_pay": True},
-    {"num_players": 2, "auto_forced": False},
-    {"num_players": 5, "bust_buy": True, "auto_pay": True, "reward": "points", "auto_forced": False},
-    {"solo": True, "bust_buy": True, "auto_forced": False},
-]
-
-
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-def test_api_and_seed(options):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # api_test's generic advice about Dict spaces
-        api_test(dix_v0.env(**options), num_cycles=300)
-        seed_test(lambda: dix_v0.env(**options), num_cycles=300)
-
-
-@pytest.mark.skipif(not hasattr(pettingzoo, "aec_registry"), reason="PettingZoo's registry is new in 1.27")
-def test_registered_with_pettingzoo():
-    env = pettingzoo.make("aec", "dixenv/dix-v0", num_players=3)
-    env.reset(seed=0)
-    assert env.possible_agents == ["player_0", "player_1", "player_2"]
-
 
 def test_action_strings_round_trip_over_the_whole_space():
     env = dix_v0.raw_env()
@@ -80,15 +46,6 @@ def test_render_ansi_shows_the_table():
     solo = dix_v0.env(solo=True, render_mode="ansi")
     solo.reset(seed=0)
     assert "ALIX" in solo.render()
-
-
-def test_observation_layout_covers_the_vector_without_gaps():
-    for options in ({"num_players": 5}, {"solo": True}):
-        env = dix_v0.raw_env(**options)
-        layout = env.observation_layout()
-        stops = sorted((s.start, s.stop) for s in layout.values())
-        assert stops[0][0] == 0 and all(a[1] == b[0] for a, b in zip(stops, stops[1:]))
-        assert stops[-1][1] == env.observation_space("player_0")["observation"].shape[0]
 
 
 def test_reset_with_the_same_seed_replays_the_same_game():

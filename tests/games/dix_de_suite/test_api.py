@@ -1,52 +1,16 @@
-"""PettingZoo conformance of dix de suite for 2, 3 and 4 players and every variant; the engine alone."""
+"""dix de suite through its env and engine: rewards, clones, action strings, rendering (PettingZoo conformance: tests/test_conformance.py)."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
-import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
 
-import dixenv  # noqa: F401  (registers the PettingZoo id)
 from dixenv import dix_de_suite_v0
 from dixenv.games.dix_de_suite.actions import ACTION_NAMES, NUM_ACTIONS
 from dixenv.games.dix_de_suite.game import GAME
 
 from .helpers import band_player
-
-COMMON = [
-    {},
-    {"reshuffle": True},
-    {"run_bonus": True},
-    {"reward": "points"},
-    {"auto_forced": False},
-    {"max_turns": 25},  # random play reaches the turn limit: the truncation path
-    {"max_turns": 40, "reshuffle": True, "run_bonus": True, "reward": "points", "target_score": 100},
-]
-CASES = [(n, o) for n in (2, 3, 4) for o in COMMON] + [
-    (2, {"two_player_run": True}),
-    (2, {"two_player_run": True, "run_bonus": True, "max_turns": 30}),
-    (4, {"teams": True}),
-    (4, {"teams": True, "max_turns": 15, "reward": "points"}),
-    (4, {"teams": True, "run_bonus": True, "reshuffle": True}),
-]
-
-
-def _id(case):
-    n, o = case
-    return f"{n}p-" + (",".join(f"{k}={v}" for k, v in o.items()) or "default")
-
-
-@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
-def test_api_and_seed(case):
-    n, options = case
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # api_test's generic advice about Dict spaces
-        api_test(dix_de_suite_v0.env(num_players=n, **options), num_cycles=150)
-        seed_test(lambda: dix_de_suite_v0.env(num_players=n, **options), num_cycles=150)
-
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_a_whole_game_through_env_ends_with_zero_sum_win_rewards(n):
@@ -117,26 +81,11 @@ def test_action_strings_round_trip():
     assert env.string_to_action("  Swap   7 ") == 8
 
 
-@pytest.mark.skipif(not hasattr(pettingzoo, "aec_registry"), reason="PettingZoo's registry is new in 1.27")
-def test_registered_with_pettingzoo():
-    env = pettingzoo.make("aec", "dixenv/dix_de_suite-v0", num_players=4)
-    env.reset(seed=0)
-    assert env.possible_agents == [f"player_{i}" for i in range(4)]
-
-
 def test_render_ansi_returns_the_table_as_text():
     env = dix_de_suite_v0.env(num_players=3, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     assert "Round 1" in text and "player_2" in text and "Discard pile" in text
-
-
-def test_observation_layout_covers_the_vector_without_gaps():
-    env = dix_de_suite_v0.raw_env(num_players=4)
-    layout = env.observation_layout()
-    spans = sorted((s.start, s.stop) for s in layout.values())
-    assert spans[0][0] == 0 and all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
-    assert spans[-1][1] == env.observation_space("player_0")["observation"].shape[0]
 
 
 def test_there_are_no_forced_moves_so_auto_forced_changes_nothing():

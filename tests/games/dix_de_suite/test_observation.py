@@ -14,7 +14,7 @@ from dixenv.games.dix_de_suite.observation import known_prefix, make_layout, max
 
 from .helpers import DESC_2, NEAR_WIN, PREFIX_3, band_player, make, option_id, play, shuffle_hidden
 
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "dix_de_suite.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "games" / "dix_de_suite.md"
 
 
 def view(env, agent: str) -> dict[str, np.ndarray]:
