@@ -62,7 +62,7 @@ Playing for the game (``secure=1``; off by default, the baseline plays every rou
 ascending prefix, which the round's loser scores.
 
 Parameters were tuned on the heuristic's own turns per round against passive opponents (see
-``experiments/dix_de_suite_stats.py``); most of them move that figure by less than its noise
+``experiments/studies/dix_de_suite_heuristic/dix_de_suite_stats.py``); most of them move that figure by less than its noise
 (±0.15 turns), the chain-and-gap structure does the work.
 """
 

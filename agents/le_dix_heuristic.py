@@ -38,7 +38,7 @@ How it decides:
   is made and keep it while tricks are needed. Bust already (more tricks than bid): give the trick
   to an opponent whose bid is made, else take it from one that still needs tricks.
 
-The parameters (``DEFAULTS``) and the calibration were tuned with ``experiments/le_dix_stats.py``.
+The parameters (``DEFAULTS``) and the calibration were tuned with ``experiments/studies/le_dix_heuristic/le_dix_stats.py``.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def _none_table(size: int = 53) -> list[list[list[float]]]:
 _NONE = _none_table()
 
 #: Logistic calibration of the per-card trick model (features: ``calibration_features``), fitted by
-#: ``experiments/le_dix_calibrate.py`` on which cards took a trick in heuristic games (half of them
+#: ``experiments/studies/le_dix_heuristic/le_dix_calibrate.py`` on which cards took a trick in heuristic games (half of them
 #: self-play, half with random seats).
 _CALIB = (
     -6.499, 0.166, 0.918, 1.621, 2.853, 0.066, 0.058, 2.303, 0.548, -0.131, -0.012, -1.267, 2.114,
@@ -353,7 +353,7 @@ class LeDixHeuristic:
         The raw model misses the tricks that middling cards take late, the ruffs of a long trump
         holding, what the earlier bids say about the other hands and how easily tricks come
         against weak players; these features let the fit correct for them. Only a decoded
-        bidding (or discard) observation is needed, so ``experiments/le_dix_calibrate.py`` fits
+        bidding (or discard) observation is needed, so ``experiments/studies/le_dix_heuristic/le_dix_calibrate.py`` fits
         on exactly what the agent computes.
         """
         n, T, h = self._n, self.trump, self.h

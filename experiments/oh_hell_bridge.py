@@ -1,7 +1,7 @@
 """Playing one le_dix deal and OpenSpiel's ``oh_hell`` side by side: card and action ids, the deal.
 
 Used by the engine cross-check (``tests/games/le_dix/test_openspiel_crosscheck.py``) and by the
-lockstep comparison with OpenSpiel's IS-MCTS (``experiments.le_dix_vs_openspiel``). Needs
+lockstep comparison with OpenSpiel's IS-MCTS (``experiments.studies.le_dix_heuristic.le_dix_vs_openspiel``). Needs
 ``pyspiel`` (the ``dev`` extra).
 
 Mapping between the two (read from ``open_spiel/games/oh_hell/oh_hell.cc``, open_spiel 2.0.2):

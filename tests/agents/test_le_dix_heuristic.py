@@ -263,7 +263,7 @@ def test_under_the_hook_the_dealer_bids_a_legal_neighbour_of_its_estimate():
 
 # --- the measuring scripts ---------------------------------------------------------------------
 def test_stats_script_runs_and_reports_made_rate_and_win_share(capsys):
-    from dixenv.experiments import le_dix_stats
+    from experiments.studies.le_dix_heuristic import le_dix_stats
 
     le_dix_stats.main(["--games", "2", "--players", "3", "--option", "deals=(3,2)"])
     out = capsys.readouterr().out
@@ -275,7 +275,7 @@ def test_versus_mode_splits_wins_evenly_between_identical_heuristics(capsys):
     # seat rotation then gives each side exactly half of the wins and the same mean score.
     from pathlib import Path
 
-    from dixenv.experiments import le_dix_stats
+    from experiments.studies.le_dix_heuristic import le_dix_stats
 
     baseline = Path(__file__).resolve().parents[2] / "agents" / "le_dix_heuristic.py"
     r = le_dix_stats.run(4, 8, 3, "versus", {}, {"deals": (4, 2)}, 1, str(baseline))
@@ -288,7 +288,7 @@ def test_versus_mode_splits_wins_evenly_between_identical_heuristics(capsys):
 
 def test_calibration_script_fits_one_weight_per_feature():
     from dixenv.agents.le_dix_heuristic import _CALIB
-    from dixenv.experiments import le_dix_calibrate
+    from experiments.studies.le_dix_heuristic import le_dix_calibrate
 
     result = le_dix_calibrate.main(["--games", "3", "--players", "4"])
     assert len(result["weights"]) == len(_CALIB)

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from dixenv.experiments import le_dix_vs_openspiel as vs  # noqa: E402
-from dixenv.experiments.le_dix_stats import heuristic_class  # noqa: E402
+from experiments.studies.le_dix_heuristic import le_dix_vs_openspiel as vs  # noqa: E402
+from experiments.studies.le_dix_heuristic.le_dix_stats import heuristic_class  # noqa: E402
 from dixenv.experiments.oh_hell_bridge import from_os_action, to_os_action  # noqa: E402
 from dixenv.games.le_dix import actions as A  # noqa: E402
 

@@ -5,7 +5,7 @@ cards (chosen among the actions legal in both). Every step they must agree on wh
 legal set; every trick on who won it; at the end on bids and scores.
 
 The mapping of cards, actions and the deal between the two lives in ``experiments.oh_hell_bridge``
-(shared with the lockstep comparison ``experiments.le_dix_vs_openspiel``).
+(shared with the lockstep comparison ``experiments.studies.le_dix_heuristic.le_dix_vs_openspiel``).
 
 One rule genuinely differs: OpenSpiel's ``oh_hell`` always applies the hook (the last bidder, the
 dealer, may not bid so that the bids add up to the number of tricks) and has no option to turn it

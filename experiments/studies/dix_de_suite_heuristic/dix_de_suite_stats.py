@@ -2,8 +2,8 @@
 
 Usage::
 
-    python -m experiments.dix_de_suite_stats --games 300 --players 2 3 4 --jobs 2
-    python -m experiments.dix_de_suite_stats --mode solo --games 200 --players 2 --param target_weight=0.5
+    python -m experiments.studies.dix_de_suite_heuristic.dix_de_suite_stats --games 300 --players 2 3 4 --jobs 2
+    python -m experiments.studies.dix_de_suite_heuristic.dix_de_suite_stats --mode solo --games 200 --players 2 --param target_weight=0.5
 
 Modes:
 

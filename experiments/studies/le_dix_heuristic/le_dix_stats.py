@@ -3,10 +3,10 @@ and against another version of the heuristic.
 
 Usage::
 
-    python -m experiments.le_dix_stats --games 500 --players 3 4 5
-    python -m experiments.le_dix_stats --games 200 --players 4 --mode selfplay --param bid_offset=0.1
+    python -m experiments.studies.le_dix_heuristic.le_dix_stats --games 500 --players 3 4 5
+    python -m experiments.studies.le_dix_heuristic.le_dix_stats --games 200 --players 4 --mode selfplay --param bid_offset=0.1
     git show 815454f:agents/le_dix_heuristic.py > /tmp/old.py
-    python -m experiments.le_dix_stats --games 1000 --players 4 --mode versus --baseline /tmp/old.py
+    python -m experiments.studies.le_dix_heuristic.le_dix_stats --games 1000 --players 4 --mode versus --baseline /tmp/old.py
 
 Self-play seats the heuristic everywhere and counts, per hand size, how often a bid is made
 (tricks == bid) and whether missed bids were over or under. Against random, one heuristic plays

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m experiments.le_dix_calibrate --games 500 400 300 --players 3 4 5 --seed 22
+    python -m experiments.studies.le_dix_heuristic.le_dix_calibrate --games 500 400 300 --players 3 4 5 --seed 22
 
 Plays heuristic games (half of them self-play, half with 1..n-1 random seats, so the fit also sees
 weak tables), records for every heuristic bid (hands of two or more cards) the features of each

@@ -4,7 +4,7 @@ Collections are drawn without replacement from the real box (SPEC §1, currency 
 number of number cards plus 0..max-wilds wilds. Each collection is timed once on a cold memo
 cache (what the engine pays when a collection changed) and once warm (unchanged collection).
 
-    python -m experiments.bench_scoring --collections 3000 --numbers 20 --max-wilds 4
+    python -m experiments.studies.dix_scoring.bench_scoring --collections 3000 --numbers 20 --max-wilds 4
 """
 
 from __future__ import annotations

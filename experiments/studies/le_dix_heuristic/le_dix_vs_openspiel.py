@@ -2,8 +2,8 @@
 
 Usage::
 
-    python -m experiments.le_dix_vs_openspiel --deals 1000 --sizes 10 5 3
-    python -m experiments.le_dix_vs_openspiel --deals 1000 --baseline /tmp/le_dix_heuristic_old.py
+    python -m experiments.studies.le_dix_heuristic.le_dix_vs_openspiel --deals 1000 --sizes 10 5 3
+    python -m experiments.studies.le_dix_heuristic.le_dix_vs_openspiel --deals 1000 --baseline /tmp/le_dix_heuristic_old.py
 
 Each deal (a seeded shuffle and dealer) is played in both engines at once: our ``le_dix`` (one deal
 of that size, ``hook=True``, every decision a step) and OpenSpiel's ``oh_hell`` dealt the same
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from dixenv.agents.registry import parse_key_values
-from dixenv.experiments.le_dix_stats import heuristic_class
+from experiments.studies.le_dix_heuristic.le_dix_stats import heuristic_class
 from dixenv.experiments.oh_hell_bridge import deal_os, from_os_action, os_game, pyspiel, to_os_action
 from dixenv.experiments.tournament import mean_ci, wilson_interval
 from dixenv.games.le_dix import actions as A
