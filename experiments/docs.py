@@ -24,30 +24,22 @@ import inspect
 import re
 from pathlib import Path
 
+from dixenv.games import BUILTIN, game_spec
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 MARKER = re.compile(r"<!-- generated: ([\w-]+) -->\n(.*?)<!-- end: \1 -->", re.S)
 
-# The configuration each default table is generated for (sizes that depend on it are said in the caption).
+# The configuration each default table is generated for (sizes that depend on it are said in the
+# caption). The docs show dix at 4 players, where its market and auctions are busiest; the games'
+# default tables for benchmarks and agents are in their specs.
 DOC_CONFIGS = {
     "le_dix": {"num_players": 4},
     "dix_de_suite": {"num_players": 2},
     "dix": {"num_players": 4},
 }
-PLAYER_COUNTS = {"le_dix": (3, 4, 5), "dix_de_suite": (2, 3, 4), "dix": (2, 3, 4, 5)}
-
-# The README's table of games: the registered ids (checked against the registries when generated),
-# what the game is, and the players it takes beyond the player counts (dix's solo game).
-GAME_IDS = {
-    "le_dix": ("dixenv/le_dix-v0", ("dixenv/LeDix-v0",)),
-    "dix_de_suite": ("dixenv/dix_de_suite-v0", ("dixenv/DixDeSuite-v0",)),
-    "dix": ("dixenv/dix-v0", ("dixenv/Dix-v0", "dixenv/DixSolo-v0")),
-}
-GAME_SUMMARIES = {
-    "le_dix": "trick-taking with exact bids over ten deals (Oh Hell family)",
-    "dix_de_suite": "sort a rack of 10 cards into ascending order (Rack-O)",
-    "dix": "push-your-luck, set collection, auctions and a market (TEN), plus the solo game against ALIX",
-}
+#: The player counts of each game, from its spec (``dixenv/games/<game>/spec.py``).
+PLAYER_COUNTS = {game: game_spec(game).players for game in DOC_CONFIGS}
 EXTRA_PLAYERS = {"dix": "solo"}
 
 # What each option means (the defaults come from the code). A game's options are the fields of its
@@ -254,7 +246,8 @@ def games_block() -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for game, options in DOC_CONFIGS.items():
-        aec_id, gym_ids = GAME_IDS[game]
+        spec = game_spec(game)
+        aec_id, gym_ids = spec.aec_id, tuple(spec.gymnasium_ids)
         missing = [i for i in gym_ids if i not in gymnasium.registry]
         if missing:
             raise KeyError(f"{game}: Gymnasium ids {missing} are not registered")
@@ -264,15 +257,27 @@ def games_block() -> str:
         n = options["num_players"]
         actions = env.action_space(env.possible_agents[0]).n
         rows.append(
-            f"| `{game}` | {GAME_SUMMARIES[game]} | `{aec_id}` | {', '.join(f'`{i}`' for i in gym_ids)} | {players} | "
+            f"| `{game}` | {spec.title} | `{aec_id}` | {', '.join(f'`{i}`' for i in gym_ids)} | {players} | "
             f"{_obs_size(env)} floats ({n} players) | {actions} |"
         )
     return "\n".join(rows)
 
 
+def agents_block() -> str:
+    """Every agent name of every library game and the class behind it (``dixenv.agents.registry``)."""
+    from dixenv.agents.registry import GENERIC, _known
+
+    rows = ["| game | agents of its own (name: class) | every game's |", "|---|---|---|"]
+    for game in BUILTIN:
+        own = {k: v for k, v in _known(game).items() if k not in GENERIC}
+        mine = ", ".join(f"`{k}`: `{v}`" for k, v in sorted(own.items()))
+        rows.append(f"| `{game}` | {mine} | {', '.join(f'`{k}`' for k in GENERIC)} |")
+    return "\n".join(rows)
+
+
 def blocks() -> dict[str, str]:
     """Every generated block, by name."""
-    out = {"games": games_block()}
+    out = {"games": games_block(), "agents": agents_block()}
     for game, options in DOC_CONFIGS.items():
         out[f"{game}-options"] = options_block(game)
         out[f"{game}-observation"] = observation_block(game, options)

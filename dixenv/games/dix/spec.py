@@ -20,7 +20,7 @@ def _soak() -> tuple[SoakConfig, ...]:
 
 SPEC = GameSpec(
     name="dix",
-    title="push your luck, collect runs, bid for wilds (TEN); solo against ALIX",
+    title="push-your-luck, set collection, auctions and a market (TEN), plus the solo game against ALIX",
     game="dixenv.games.dix.game:GAME",
     env_module="dixenv.dix_v0",
     players=(2, 3, 4, 5),
@@ -31,7 +31,7 @@ SPEC = GameSpec(
     agents={"heuristic": "dixenv.agents.dix_heuristic:DixHeuristic", "alix": "dixenv.agents.alix:AlixAgent"},
     renderer="dixenv.render.dix",
     view="dixenv.views:dix_view",
-    search_rules="dixenv.agents.search:DIX_RULES",
+    search_rules="dixenv.agents.search.dix:RULES",
     openspiel="dixenv.openspiel:DIX_EXPORT",
     compiled="dixenv.games.dix.compiled:DixBatch",
     stats="dixenv.experiments.game_stats:DixStats",

@@ -27,7 +27,7 @@ def _soak() -> tuple[SoakConfig, ...]:
 
 SPEC = GameSpec(
     name="dix_de_suite",
-    title="sort a 10-card rack into ascending order (Rack-O)",
+    title="sort a rack of 10 cards into ascending order (Rack-O)",
     game="dixenv.games.dix_de_suite.game:GAME",
     env_module="dixenv.dix_de_suite_v0",
     players=(2, 3, 4),
@@ -37,7 +37,7 @@ SPEC = GameSpec(
     agents={"heuristic": "dixenv.agents.dix_de_suite_heuristic:DixDeSuiteHeuristic"},
     renderer="dixenv.render.dix_de_suite",
     view="dixenv.views:dix_de_suite_view",
-    search_rules="dixenv.agents.search:DIX_DE_SUITE_RULES",
+    search_rules="dixenv.agents.search.dix_de_suite:RULES",
     openspiel="dixenv.openspiel:DIX_DE_SUITE_EXPORT",
     compiled="dixenv.games.dix_de_suite.compiled:DixDeSuiteBatch",
     stats="dixenv.experiments.game_stats:DixDeSuiteStats",
