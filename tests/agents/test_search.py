@@ -9,6 +9,7 @@ import pytest
 
 from dixenv import dix_de_suite_v0, dix_v0, le_dix_v0
 from dixenv.agents import search as S
+from dixenv.agents.search import dix as SD, dix_de_suite as SDS, le_dix as SL
 from dixenv.agents.base import RandomAgent
 from dixenv.agents.registry import make_agent
 from dixenv.games.dix_de_suite.state import PHASE_SOURCE
@@ -317,14 +318,14 @@ def test_policy_expansion_tries_the_rollout_move_first_and_widens_slowly():
     agent.act(obs)
     tried = [a for a, v in agent.last_search["visits"].items() if v]
     assert len(tried) == 1 + 2  # 1 + floor(sqrt(19 // 4)) moves considered after 20 visits
-    greedy = S._le_dix_greedy(env.unwrapped.state, legal)
+    greedy = SL._le_dix_greedy(env.unwrapped.state, legal)
     assert greedy in tried
 
 
 def test_a_game_without_a_greedy_rollout_refuses_it_by_name(monkeypatch):
     import dataclasses
 
-    monkeypatch.setattr(S, "DIX_RULES", dataclasses.replace(S.DIX_RULES, greedy=None))
+    monkeypatch.setattr(SD, "RULES", dataclasses.replace(SD.RULES, greedy=None))  # the module dix's spec names
     make_agent("le_dix", "ismcts:rollout=greedy", _env("le_dix"))
     with pytest.raises(ValueError, match="rollout='greedy' has no policy for dix"):
         make_agent("dix", "ismcts:rollout=greedy", _env("dix"))
@@ -385,14 +386,14 @@ def test_win_values_follow_the_ranking_and_a_truncated_game_is_worth_nothing():
 
 
 def test_longest_increasing_subsequence():
-    assert S._lis_length([1, 2, 3]) == 3
-    assert S._lis_length([5, 1, 2, 9, 3, 4]) == 4
-    assert S._lis_length([9, 8, 7]) == 1
+    assert SDS._lis_length([1, 2, 3]) == 3
+    assert SDS._lis_length([5, 1, 2, 9, 3, 4]) == 4
+    assert SDS._lis_length([9, 8, 7]) == 1
 
 
 def test_dix_de_suite_estimate_favours_the_more_sorted_rack():
     env = make_dix_de_suite({0: [1, 3, 5, 7, 9, 11, 13, 15, 17, 40], 1: [39, 2, 38, 4, 37, 6, 36, 8, 35, 10]}, discard=20, dealer=1)
-    est = S._dix_de_suite_estimate(env.unwrapped.state)
+    est = SDS._dix_de_suite_estimate(env.unwrapped.state)
     assert est[0] > est[1]
     assert est[0] <= 75 and est[1] >= 5
 
@@ -435,14 +436,14 @@ def test_dix_greedy_rollout_plays_alix_rules_from_every_seat():
         while not env.unwrapped.state.is_terminal():
             state = env.unwrapped.state
             legal = state.legal_actions()
-            move = S._dix_greedy(state, legal)
+            move = SD._dix_greedy(state, legal)
             if state.phase == DECIDE:
-                wants = state.tableau_total < S.GREEDY_DRAW_BELOW and state.tableau_currency <= 10 and A.DRAW in legal
+                wants = state.tableau_total < SD.GREEDY_DRAW_BELOW and state.tableau_currency <= 10 and A.DRAW in legal
                 assert move == (A.DRAW if wants else A.TAKE_NUMBERS)
                 seen["draw" if wants else "take"] += 1
             elif state.phase == AUCTION:
                 bids = [a for a in legal if a != A.PASS]
-                cheap = bool(bids) and bids[0] - A.BID_BASE <= S.GREEDY_TOP_BID
+                cheap = bool(bids) and bids[0] - A.BID_BASE <= SD.GREEDY_TOP_BID
                 assert move == (bids[0] if cheap else A.PASS)
                 seen["bid" if cheap else "pass"] += 1
             elif state.phase == BUY:
@@ -542,10 +543,10 @@ def test_the_cost_estimate_favours_the_rack_the_heuristic_rates_better():
     # Seat 0 needs one card (slot 10); seat 1's rack is far from sorted.
     env = make_dix_de_suite({0: [1, 3, 5, 7, 9, 11, 13, 15, 17, 12], 1: [39, 2, 38, 4, 37, 6, 36, 8, 35, 10]}, discard=20, dealer=1)
     agent = make_agent("dix_de_suite", "ismcts:estimate=cost", env)
-    est = S._dix_de_suite_cost_estimate(agent, env.unwrapped.state)
+    est = SDS._dix_de_suite_cost_estimate(agent, env.unwrapped.state)
     assert est[0] > est[1]
     assert 0 <= est[1] < est[0] <= 75
-    with_lis = make_agent("dix_de_suite", "ismcts", env)
+    with_lis = make_agent("dix_de_suite", "ismcts:preset=defaults", env)  # plain ismcts is the strongest preset
     assert with_lis.estimate == "lis" and agent.estimate == "cost"
 
 
@@ -622,7 +623,7 @@ def test_turn_cost_of_a_drawn_card_the_heuristic_discards_is_the_rack_as_it_is()
                 break
             obs = env.observe(env.agent_selection)
             action = heuristic.act(obs)
-            if action == S.dds_actions.DISCARD and obs["action_mask"][S.dds_actions.DISCARD]:
+            if action == SDS.dds_actions.DISCARD and obs["action_mask"][SDS.dds_actions.DISCARD]:
                 assert heuristic.turn_cost(obs) == pytest.approx(heuristic.rack_cost(obs["observation"]))
                 seen += 1
             env.step(action)
@@ -636,8 +637,8 @@ def test_the_reply_estimate_credits_the_next_seat_with_the_card_left_to_it():
     state = env.unwrapped.state
     assert state.current_player() == 1
     agent = make_agent("dix_de_suite", "ismcts:estimate=reply", env)
-    cost = S._dix_de_suite_cost_estimate(agent, state)
-    reply = S._dix_de_suite_reply_estimate(agent, state)
+    cost = SDS._dix_de_suite_cost_estimate(agent, state)
+    reply = SDS._dix_de_suite_reply_estimate(agent, state)
     assert reply[1] > cost[1] and reply[0] < cost[0]
 
 
@@ -699,7 +700,7 @@ def test_a_move_horizon_search_is_one_ply_so_ismcts_and_pimc_agree():
 
 # --- dix_de_suite estimate=game: the chance of winning the game ------------------------------------
 def test_game_values_are_the_even_game_of_the_rules():
-    values = S._dix_de_suite_game_values(500)
+    values = SDS._dix_de_suite_game_values(500)
     goal = 100  # 500 points in 5s
     assert values.shape == (goal, goal)
     np.testing.assert_allclose(values + values.T, 1.0, atol=1e-12)  # the seats are alike
@@ -710,10 +711,10 @@ def test_game_values_are_the_even_game_of_the_rules():
     # scores 5 at least, and 75 does not take the other past 99 × 5).
     assert values[99, 0] == pytest.approx(1.0)
     # Once a seat reaches the target the rules decide: the highest wins, equal ones share.
-    assert S._dix_de_suite_game_value(values, goal, 100, 95) == 1.0
-    assert S._dix_de_suite_game_value(values, goal, 95, 100) == 0.0
-    assert S._dix_de_suite_game_value(values, goal, 100, 100) == 0.5
-    assert S._dix_de_suite_game_value(values, goal, 99, 99) == values[99, 99]
+    assert SDS._dix_de_suite_game_value(values, goal, 100, 95) == 1.0
+    assert SDS._dix_de_suite_game_value(values, goal, 95, 100) == 0.0
+    assert SDS._dix_de_suite_game_value(values, goal, 100, 100) == 0.5
+    assert SDS._dix_de_suite_game_value(values, goal, 99, 99) == values[99, 99]
 
 
 PREFIX_5 = [3, 6, 9, 12, 15, 2, 21, 24, 27, 33]  # slots 1..5 ascend; a card above 15 in slot 6 makes 6
@@ -843,17 +844,17 @@ def test_fitted_round_win_is_the_logistic_fit_in_log_costs_with_the_tempo_of_the
     softmax = make_agent("dix_de_suite", "ismcts:horizon=move,estimate=reply", env)
     assert softmax.round_win == "softmax"
     costs = [12.0, 3.0]
-    p = S._dix_de_suite_sort_chances(fitted, state, costs)
-    acting = 1 / (1 + math.exp(-(S.DDS_FIT_TEMPO + S.DDS_FIT_SLOPE * math.log((1 + 12.0) / (1 + 3.0)))))
+    p = SDS._dix_de_suite_sort_chances(fitted, state, costs)
+    acting = 1 / (1 + math.exp(-(SDS.DDS_FIT_TEMPO + SDS.DDS_FIT_SLOPE * math.log((1 + 12.0) / (1 + 3.0)))))
     assert p[1] == pytest.approx(acting) and sum(p) == pytest.approx(1.0)
     # Equal costs: the seat to act, its turn already counted, is behind by the tempo of the other's turn.
-    assert S._dix_de_suite_sort_chances(fitted, state, [5.0, 5.0])[1] == pytest.approx(1 / (1 + math.exp(-S.DDS_FIT_TEMPO)))
+    assert SDS._dix_de_suite_sort_chances(fitted, state, [5.0, 5.0])[1] == pytest.approx(1 / (1 + math.exp(-SDS.DDS_FIT_TEMPO)))
     # The same gap decides more at low costs; the softmax gives both gaps the same chance.
-    assert S._dix_de_suite_sort_chances(fitted, state, [4.0, 2.0])[1] > S._dix_de_suite_sort_chances(fitted, state, [34.0, 32.0])[1]
-    low, high = (S._dix_de_suite_sort_chances(softmax, state, c)[1] for c in ([4.0, 2.0], [34.0, 32.0]))
-    assert low == pytest.approx(high) == pytest.approx(1 / (1 + math.exp(-2.0 / S.COST_TAU)))
+    assert SDS._dix_de_suite_sort_chances(fitted, state, [4.0, 2.0])[1] > SDS._dix_de_suite_sort_chances(fitted, state, [34.0, 32.0])[1]
+    low, high = (SDS._dix_de_suite_sort_chances(softmax, state, c)[1] for c in ([4.0, 2.0], [34.0, 32.0]))
+    assert low == pytest.approx(high) == pytest.approx(1 / (1 + math.exp(-2.0 / SDS.COST_TAU)))
     # The reply estimate reads the chances: its seat values move with the model.
-    assert S._dix_de_suite_reply_estimate(fitted, state) != S._dix_de_suite_reply_estimate(softmax, state)
+    assert SDS._dix_de_suite_reply_estimate(fitted, state) != SDS._dix_de_suite_reply_estimate(softmax, state)
 
 
 def test_fitted_round_win_plays_legal_games():
@@ -889,7 +890,7 @@ BELIEF_SPEC = "ismcts:iterations=8,horizon=move,estimate=game,rollout=heuristic,
 def test_progress_belief_refines_every_world_the_search_draws():
     env = _env("dix_de_suite")
     agent = make_agent("dix_de_suite", BELIEF_SPEC, env, seed=1)
-    assert agent.belief == "progress" and make_agent("dix_de_suite", "ismcts", env).belief == "uniform"
+    assert agent.belief == "progress" and make_agent("dix_de_suite", "ismcts:preset=defaults", env).belief == "uniform"
     refined = []
     real = agent._refine
     agent._refine = lambda world, seat, rng: refined.append(seat) or real(world, seat, rng)

@@ -1,4 +1,8 @@
-"""Search agents for every dixenv game: information-set MCTS (``ismcts``) and determinized rollouts (``pimc``).
+"""The generic search agents: information-set MCTS (``ismcts``) and determinized rollouts (``pimc``).
+
+This module knows no game: what it needs of one (horizons, spans, rollout policies, estimates,
+beliefs, presets) comes from the game's ``SearchRules`` (``rules.py``; each game's in its own
+module: ``le_dix.py``, ``dix_de_suite.py``, ``dix.py``).
 
 Both agents search over *worlds*: full game states drawn by the engine's
 ``state.sample_hidden(seat, rng)``, which redraws everything the seat to act cannot see (other
@@ -27,12 +31,19 @@ legal move in each followed by a rollout, and plays the move with the best mean 
 
 Shared options (``ismcts:iterations=300,rollout=heuristic``):
 
+* ``preset`` — a named setting of the options below (``ismcts:preset=fast``; ``rules.py``): the
+  generic ``defaults`` (the game's own defaults), ``fast`` and ``cowling2012``, and each game's own
+  (``strongest``: its strongest measured setting; dix_de_suite also ``reply``); options written
+  with it override its own (``ismcts:preset=strongest,iterations=30``). An agent named without any
+  option (plain ``ismcts``) plays its game's ``strongest`` where the table accepts it
+  (``SearchRules.plain``); options without a preset apply to the game's defaults, as they always
+  did, so every option string keeps its meaning;
 * ``iterations`` — simulations per move (rollouts for ``pimc``); ``seconds`` — a time limit per
   move instead (both may be given: the first reached stops the search; a time limit makes the
   moves depend on the machine's speed, so only iterations are reproducible);
 * ``rollout`` — ``random`` (uniform legal moves on the bare engine), ``greedy`` (a cheap
-  hand-written policy on the bare engine, every game: ``_le_dix_greedy``, ``_dix_de_suite_greedy``,
-  ``_dix_greedy``; the default) or ``heuristic`` (the game's registered heuristic, reading the
+  hand-written policy on the bare engine, every game: ``le_dix._le_dix_greedy``,
+  ``dix_de_suite._dix_de_suite_greedy``, ``dix._dix_greedy``; the default) or ``heuristic`` (the game's registered heuristic, reading the
   acting seat's observation encoded for it; several times slower per step), with its parameters
   given as ``rollout.NAME=VALUE`` (``rollout=heuristic,rollout.secure=1``);
 * ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
@@ -51,7 +62,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``depth`` — at most this many moves per rollout (0: score the position where the tree stops);
   a simulation cut short is scored with the game's estimate of the horizon's points;
 * ``estimate`` (dix_de_suite) — that estimate: ``lis`` (default: the longest increasing
-  subsequence of each rack, ``_dix_de_suite_estimate``), ``cost`` (the heuristic's rack
+  subsequence of each rack, ``dix_de_suite._dix_de_suite_estimate``), ``cost`` (the heuristic's rack
   costs, ``_dix_de_suite_cost_estimate``) or ``reply`` (the same, the seat to act credited with
   the rest of its turn as the heuristic expects it, ``_dix_de_suite_reply_estimate``) or
   ``game`` (2 players: ``reply``'s round-win chances turned into chances of winning the game,
@@ -76,7 +87,7 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   another searched move's mean beats its mean by more than δ, in the value's units (``win``: the
   game result in [-1, 1]; ``points``, ``margin``: a share of the horizon's span). Why: a search
   over sampled worlds whose estimate is cruder than the rollout policy's own judgement loses by
-  its noisy deviations (dix_de_suite, docs/search.md); keeping the policy's move unless the search
+  its noisy deviations (dix_de_suite, docs/results/search.md); keeping the policy's move unless the search
   is clearly better is SPARTA's rule (Lerer, Hu, Foerster & Brown, 2020: single-agent search over
   a blueprint, deviating only when the expected gain exceeds a threshold). ``pimc`` and
   ``ismcts`` with ``root=paired``, where every move is played on the same worlds;
@@ -99,28 +110,17 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 
 from __future__ import annotations
 
-import functools
+
+from __future__ import annotations
+
 import math
 import time
-from bisect import bisect_left
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
+from dixenv.agents.search.rules import SearchRules, plain_preset, preset_options, rules_for
 from dixenv.core.rewards import win_rewards
-from dixenv.games.dix import actions as dix_actions
-from dixenv.games.dix.cards import NUM_NUMBERS as DIX_NUMBERS
-from dixenv.games.dix.solo import alix_decision
-from dixenv.games.dix.state import AUCTION as DIX_AUCTION, BUY as DIX_BUY, BUY_FINAL as DIX_BUY_FINAL, DECIDE as DIX_DECIDE
-from dixenv.games.dix_de_suite import actions as dds_actions
-from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD as DDS_POINTS_PER_CARD, WIN_POINTS as DDS_WIN_POINTS
-from dixenv.games.dix_de_suite.scoring import ascending_prefix, max_round_points
-from dixenv.games.dix_de_suite.state import PHASE_SOURCE as DDS_PHASE_SOURCE
-from dixenv.games.le_dix import actions as le_dix_actions
-from dixenv.games.le_dix.cards import NUM_RANKS as LE_DIX_RANKS, RANK_OF as LE_DIX_RANK_OF, SUIT_OF as LE_DIX_SUIT_OF
-from dixenv.games.le_dix.state import BIDDING as LE_DIX_BIDDING, PLAYING as LE_DIX_PLAYING, TRUMP_CHOICE as LE_DIX_TRUMP_CHOICE
-from dixenv.games.le_dix.state import deal_points, max_total_points
 
 ROLLOUTS = ("random", "greedy", "heuristic")
 VALUES = ("win", "points", "margin")
@@ -132,442 +132,6 @@ ROOTS = ("ucb", "paired", "halving")
 _BLOCK = 4096
 
 
-# --- what search needs to know of each game ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SearchRules:
-    """One game's horizons and scales, beyond the ``GameState`` API.
-
-    ``short`` names the horizon shorter than the game (None if there is none); ``mark(state)``
-    is a counter that changes when it passes (the deal or round number). ``span(state, horizon)``
-    is the most points one seat can gain over the horizon from ``state`` (the ``points`` and
-    ``margin`` scale). ``estimates`` name the ways to score a simulation cut short (by ``depth``
-    or the ``turn`` horizon), the first the default: ``estimate(agent, state)`` is each seat's
-    expected points still to come before the short horizon (none: count what is scored so far,
-    and no ``turn`` horizon).
-    """
-
-    short: str | None
-    default_horizon: str
-    default_value: str
-    default_rollout: str
-    mark: Callable[[Any], int]
-    span: Callable[[Any, str], float]
-    estimates: dict[str, Callable[[Any, Any], list[float]]] | None = None
-    greedy: Callable[[Any, list[int]], int] | None = None
-    #: The estimates that give each seat's game result (``win_rewards``' scale), not points to come:
-    #: scored with ``value=win`` (their default) at any horizon; each maps the game's config to why
-    #: it cannot score it (a ``ValueError`` message), or None.
-    win_estimates: dict[str, Callable[[Any], str | None]] | None = None
-    #: ``decisions`` option: named tests of a state to act in, the first the default; a decision
-    #: that fails the test is the rollout policy's, unsearched (a test of None, or no option:
-    #: every decision is searched).
-    decisions: dict[str, Callable[[Any], bool] | None] | None = None
-    #: ``round_win`` option: ``(round_win, estimate, config)`` to why the game cannot use that way
-    #: of turning rack costs into round-win chances (a ``ValueError`` message), or None (none: the
-    #: game has no such option).
-    round_win_refusal: Callable[[str, str | None, Any], str | None] | None = None
-    #: ``belief`` option: named ways to move a ``sample_hidden`` world towards what the other seats'
-    #: play reveals, ``refine(world, seat, rng)`` in place; ``uniform`` (no refinement) is always
-    #: allowed and the default (none: the game has only ``uniform``).
-    beliefs: dict[str, Callable[[Any, int, np.random.Generator], Any]] | None = None
-    #: Defaults of the ``ismcts`` tree options (module docstring); dix overrides them (see DIX_RULES).
-    default_c: float = 0.7
-    default_opponents: str = "tree"
-    default_expand: str = "random"
-    default_root: str = "ucb"
-
-
-def _le_dix_span(state: Any, horizon: str) -> float:
-    if horizon == "deal":
-        return float(deal_points(state.hand_size, state.hand_size, state.config.scoring))
-    return float(max_total_points(state.config))
-
-
-def _dix_de_suite_span(state: Any, horizon: str) -> float:
-    return float(max_round_points(state.config.run_bonus) if horizon == "round" else state.config.target_score)
-
-
-def _dix_span(state: Any, horizon: str) -> float:
-    return float(4 * (DIX_NUMBERS + 1))  # a full 1–9 run in each of the four colours
-
-
-def _dix_de_suite_estimate(state: Any) -> list[float]:
-    """Expected round points of each seat if the round were played out (a simulation cut short).
-
-    Why this model: a rack's longest increasing subsequence (LIS) counts the cards a player can
-    keep; the others must be replaced, about one a turn. The seat with the longest LIS is taken to
-    win the round (75 points, split on ties); every other seat scores 5 per card of its LIS, as if
-    the round ended with that many of its cards in order (the round's own scoring counts the
-    ascending prefix from slot 1).
-    """
-    lis = [_lis_length(rack) for rack in state.racks]
-    best = max(lis)
-    leaders = [s for s, v in enumerate(lis) if v == best]
-    out = []
-    for s, v in enumerate(lis):
-        base = DDS_POINTS_PER_CARD * v
-        out.append(base + (DDS_WIN_POINTS - base) / len(leaders) if s in leaders else float(base))
-    return out
-
-
-def _dix_de_suite_cost_estimate(agent: Any, state: Any) -> list[float]:
-    """dix_de_suite ``estimate=cost``: expected round points from the heuristic's rack costs.
-
-    Why: the LIS estimate ignores where a rack's cards sit (a 55 in slot 1 of a 60-card deck
-    counts as well kept), and rollouts to the end of the round carry little of one move's
-    effect. The heuristic's rack cost (``DixDeSuiteHeuristic.rack_cost``: roughly the draws a
-    rack still needs, from the seat's own observation) is what its one-ply play minimises.
-    Seat s is taken to win the round with probability softmax(-cost / ``COST_TAU``) and scores
-    75 if it does, else 5 per card of its ascending prefix (the run bonus is not counted).
-    """
-    return _dix_de_suite_points_from_costs(agent, state, _dix_de_suite_costs(agent, state, reply=False))
-
-
-def _dix_de_suite_reply_estimate(agent: Any, state: Any) -> list[float]:
-    """dix_de_suite ``estimate=reply``: as ``cost``, but the seat to act is first credited with the
-    rest of its turn as the heuristic expects it (``DixDeSuiteHeuristic.turn_cost``: exact over
-    the cards it may draw, not sampled).
-
-    Why: with ``horizon=move`` a simulation stops as soon as the searching seat has placed its
-    card, so the next seat's view of the card left on the discard pile is all that differs between
-    two placements besides the searcher's own rack cost: this scores what that card gives it (a
-    screen: docs/search.md). The expectation is exact, so no sampled draw adds noise; only the
-    world (the other racks) is sampled.
-    """
-    return _dix_de_suite_points_from_costs(agent, state, _dix_de_suite_costs(agent, state, reply=True))
-
-
-def _dix_de_suite_costs(agent: Any, state: Any, reply: bool) -> list[float]:
-    """Each seat's rack cost from its own observation (``reply``: the seat to act's after its turn)."""
-    heuristic = getattr(agent, "_cost_heuristic", None)
-    if heuristic is None:
-        from dixenv.agents.dix_de_suite_heuristic import DixDeSuiteHeuristic
-
-        heuristic = agent._cost_heuristic = DixDeSuiteHeuristic(agent.env)
-    observer = agent._observer
-    acting = state.current_player() if reply else -1
-    costs = []
-    for seat in range(state.num_seats):
-        if seat == acting:
-            costs.append(agent._ask(state, state.legal_actions(), heuristic.turn_cost))
-        else:
-            observer.set_from(state, seat)
-            costs.append(heuristic.rack_cost(observer.tensor))
-    return costs
-
-
-def _dix_de_suite_game_estimate(agent: Any, state: Any) -> list[float]:
-    """dix_de_suite ``estimate=game`` (2 players): each seat's chance of winning the game, as
-    ``dixenv.core.rewards.win_rewards`` scales it (2 P - 1).
-
-    Why: the other estimates count a round's points, and a point is not worth the same at every
-    score. A round's loser scores 5 per card of its ascending prefix; near the end of a game that
-    can win it (a prefix that takes a seat past the target and past the other's score + 75 wins
-    whoever sorts first), and far from it a round won is worth more than any prefix. Seat s sorts
-    first with the ``reply`` chances (softmax of the rack costs, the seat to act credited with its
-    turn); each outcome gives the winner 75 and the other 5 per card of its prefix as it stands;
-    the points then left are worth what the rules say if the game ends, else
-    ``_dix_de_suite_game_values``. At a round's start (a simulation that sorted a rack) it is the
-    table's value of the scores.
-    """
-    config = state.config
-    values = _dix_de_suite_game_values(config.target_score)
-    goal = -(-config.target_score // DDS_POINTS_PER_CARD)  # in units of 5 points, rounded up
-    units = [s // DDS_POINTS_PER_CARD for s in state.scores()]
-    if state.round_turns == 0:
-        # A round just dealt (the one a simulation's sorted rack began): the table's even chances.
-        # The fresh racks' costs would put a deal's noise beside a banked round.
-        chance = _dix_de_suite_game_value(values, goal, units[0], units[1])
-        return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
-    chances = _dix_de_suite_sort_chances(agent, state, _dix_de_suite_costs(agent, state, reply=True))
-    prefix = [ascending_prefix(rack) for rack in state.racks]
-    win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
-    chance = 0.0  # seat 0's chance of winning the game
-    for sorter, p in enumerate(chances):
-        a = units[0] + (win if sorter == 0 else prefix[0])
-        b = units[1] + (win if sorter == 1 else prefix[1])
-        chance += p * _dix_de_suite_game_value(values, goal, a, b)
-    return [2.0 * chance - 1.0, 1.0 - 2.0 * chance]
-
-
-#: dix_de_suite ``estimate=game``: how often the loser of a round scores 5, 10, …, 45 points (2,847
-#: rounds of 300 games of the heuristic against itself, 2 players; docs/search.md).
-DDS_LOSER_POINTS = (0.1939, 0.1405, 0.1222, 0.1120, 0.1099, 0.0941, 0.0790, 0.0688, 0.0794)
-
-
-def _dix_de_suite_game_value(values: np.ndarray, goal: int, a: int, b: int) -> float:
-    """Seat 0's chance of winning the game with ``a`` against ``b`` points (in 5s) at a round's
-    start: the rules' result once either reaches ``goal`` (the highest wins, equal ones share),
-    else ``values[a, b]``."""
-    if a >= goal or b >= goal:
-        return 1.0 if a > b else 0.5 if a == b else 0.0
-    return float(values[a, b])
-
-
-@functools.lru_cache(maxsize=None)
-def _dix_de_suite_game_values(target: int) -> np.ndarray:
-    """values[a, b]: seat 0's chance of winning a 2-player game from ``a`` against ``b`` points
-    (in 5s, both below the target) at the start of a round, if each round is won by either seat
-    with even chance and its loser scores as ``DDS_LOSER_POINTS``. Computed once per target
-    (every round adds points to both seats, so higher scores are solved first)."""
-    goal = -(-target // DDS_POINTS_PER_CARD)
-    win = DDS_WIN_POINTS // DDS_POINTS_PER_CARD
-    total = sum(DDS_LOSER_POINTS)
-    losers = [(points, p / total) for points, p in enumerate(DDS_LOSER_POINTS, start=1)]
-    values = np.zeros((goal, goal))
-    for a in range(goal - 1, -1, -1):
-        for b in range(goal - 1, -1, -1):
-            chance = 0.0
-            for points, p in losers:
-                chance += p * (_dix_de_suite_game_value(values, goal, a + win, b + points)
-                               + _dix_de_suite_game_value(values, goal, a + points, b + win))
-            values[a, b] = chance / 2.0
-    return values
-
-
-def _dix_de_suite_game_refusal(config: Any) -> str | None:
-    """Why ``estimate=game`` cannot score this dix_de_suite configuration (None: it can)."""
-    if config.num_players != 2 or config.teams or config.run_bonus:
-        return (f"search option estimate='game' covers 2 players without teams or run_bonus "
-                f"(num_players={config.num_players}, teams={config.teams}, run_bonus={config.run_bonus}); "
-                f"use estimate='reply' or 'cost'")
-    return None
-
-
-def _dix_de_suite_round_win_refusal(round_win: str, estimate: str | None, config: Any) -> str | None:
-    """Why dix_de_suite's ``round_win`` option cannot be used here (None: it can): it turns rack
-    costs into round-win chances, so it needs an estimate that reads them (``reply``, ``game``),
-    and ``fitted`` only covers what was fitted (2 players; the run variants add terms to the
-    heuristic's cost)."""
-    if estimate not in ("reply", "game"):
-        return (f"search option round_win={round_win!r} turns dix_de_suite rack costs into round-win chances: it needs "
-                f"game dix_de_suite with estimate='reply' or 'game' (got estimate={estimate!r})")
-    if round_win == "fitted" and (config.num_players != 2 or config.two_player_run or config.run_bonus):
-        return (f"search option round_win='fitted' was fitted on 2-player games without two_player_run or run_bonus "
-                f"(num_players={config.num_players}, two_player_run={config.two_player_run}, "
-                f"run_bonus={config.run_bonus}); use round_win='softmax'")
-    return None
-
-
-def _dix_de_suite_points_from_costs(agent: Any, state: Any, costs: list[float]) -> list[float]:
-    """Expected round points: seat s wins with ``_dix_de_suite_sort_chances``'s probability and
-    scores 75, else 5 per card of its ascending prefix."""
-    chances = _dix_de_suite_sort_chances(agent, state, costs)
-    return [p * DDS_WIN_POINTS + (1.0 - p) * DDS_POINTS_PER_CARD * ascending_prefix(rack)
-            for p, rack in zip(chances, state.racks)]
-
-
-def _dix_de_suite_sort_chances(agent: Any, state: Any, costs: list[float]) -> list[float]:
-    """Each seat's chance of sorting its rack first, from the rack costs (``round_win`` option).
-
-    ``softmax``: softmax(-cost / ``COST_TAU``). ``fitted`` (2 players; the costs of ``reply``:
-    the seat to act already credited with its turn): softmax of -``DDS_FIT_SLOPE`` log(1 + cost),
-    plus ``DDS_FIT_TEMPO`` for the seat to act. Why: in the heuristic's self-play a cost gap
-    decides more the lower the costs (4 against 2 is nearly a lost round, 34 against 32 is not),
-    and the seat to act, having played its turn in the cost, has the other seat's turn to face
-    first; the softmax at 8 scored the held-out rounds worse (log-loss 0.600 against 0.547,
-    docs/search_results/screens/dix_de_suite_fit/fit.txt).
-    """
-    if agent.round_win == "fitted":
-        acting = state.current_player()
-        logits = [DDS_FIT_TEMPO * (s == acting) - DDS_FIT_SLOPE * math.log1p(max(c, 0.0)) for s, c in enumerate(costs)]
-    else:
-        logits = [-c / COST_TAU for c in costs]
-    high = max(logits)
-    weights = [math.exp(v - high) for v in logits]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-def _lis_length(values: list[int]) -> int:
-    """Length of the longest strictly increasing subsequence (patience sorting, O(n log n))."""
-    tails: list[int] = []
-    for v in values:
-        i = bisect_left(tails, v)
-        if i == len(tails):
-            tails.append(v)
-        else:
-            tails[i] = v
-    return len(tails)
-
-
-def _le_dix_greedy(state: Any, legal: list[int]) -> int:
-    """A cheap le_dix rollout move: win tricks while the bid needs them, shed them once it is made.
-
-    Why by hand: random play says little about the tricks a hand takes under purposeful play (a
-    bid searched over random rollouts is chosen for random players), and the tuned heuristic costs
-    about 200 µs a move, a hundred times a random move. This reads only the acting seat's hand and
-    the public table of the world it plays in.
-    """
-    first = legal[0]
-    phase = state.phase
-    trump = state.trump_suit
-    if phase == LE_DIX_TRUMP_CHOICE:
-        return le_dix_actions.TAKE_TRUMP
-    seat = state.player
-    hand = state.hands[seat]
-    if phase == LE_DIX_BIDDING:
-        # Sure-ish tricks: high trumps, side aces, half the side kings.
-        est = 0.0
-        for c in hand:
-            r = LE_DIX_RANK_OF[c]
-            if LE_DIX_SUIT_OF[c] == trump:
-                est += 1.0 if r >= LE_DIX_RANKS - 4 else 0.4
-            elif r == LE_DIX_RANKS - 1:
-                est += 0.8
-            elif r == LE_DIX_RANKS - 2:
-                est += 0.4
-        bid = le_dix_actions.BID_BASE + int(est + 0.5)
-        return bid if bid in legal else min(legal, key=lambda a: abs(a - bid))
-    if phase != LE_DIX_PLAYING:  # the dealer's discard: the lowest side card
-        return min(legal, key=lambda a: (LE_DIX_SUIT_OF[a - le_dix_actions.DISCARD_BASE] == trump, LE_DIX_RANK_OF[a - le_dix_actions.DISCARD_BASE]))
-    base = le_dix_actions.play_base(state.config.max_bid)
-    cards = [a - base for a in legal]
-    power = lambda c: LE_DIX_RANK_OF[c] + (LE_DIX_RANKS if LE_DIX_SUIT_OF[c] == trump else 0)  # noqa: E731
-    need = state.bids[seat] - state.tricks_won[seat]
-    trick = state.trick
-    if not trick:
-        card = max(cards, key=power) if need > 0 else min(cards, key=power)
-        return base + card
-    # The card winning the trick so far; a card beats it by trumping it or by following higher.
-    led = LE_DIX_SUIT_OF[trick[0][1]]
-    best = trick[0][1]
-    for _, c in trick[1:]:
-        if (LE_DIX_SUIT_OF[c] == trump and (LE_DIX_SUIT_OF[best] != trump or c > best)) or (LE_DIX_SUIT_OF[c] == LE_DIX_SUIT_OF[best] and c > best):
-            best = c
-    best_trump = LE_DIX_SUIT_OF[best] == trump
-    winning = [c for c in cards if (LE_DIX_SUIT_OF[c] == trump and (not best_trump or c > best)) or (not best_trump and LE_DIX_SUIT_OF[c] == led and c > best)]
-    if need > 0:
-        card = min(winning, key=power) if winning else min(cards, key=power)
-    else:
-        losing = [c for c in cards if c not in winning]
-        card = max(losing, key=power) if losing else max(cards, key=power)
-    return base + card
-
-
-def _dix_de_suite_greedy(state: Any, legal: list[int]) -> int:
-    """A cheap dix_de_suite rollout move: slot k wants a card of the k-th tenth of the deck.
-
-    Why by hand: random play never sorts a rack (a round would last until ``max_turns``), and the
-    tuned heuristic costs about half a millisecond a move. Ten disjoint ranges, one per slot, make
-    an ascending rack once every slot holds a card of its range; a card goes to its range's slot
-    when that slot holds a card outside it. Reads the acting seat's rack, its held card and the
-    discard top only.
-    """
-    seat = state.current
-    rack = state.racks[seat]
-    size = state.config.deck_size
-    misplaced = [(c - 1) * 10 // size != k for k, c in enumerate(rack)]
-    if state.phase == DDS_PHASE_SOURCE:
-        if dds_actions.TAKE_DISCARD in legal and misplaced[(state.discard[-1] - 1) * 10 // size]:
-            return dds_actions.TAKE_DISCARD
-        return dds_actions.DRAW
-    slot = (state.held - 1) * 10 // size
-    if misplaced[slot]:
-        return dds_actions.SWAP_BASE + slot
-    if dds_actions.DISCARD in legal:
-        return dds_actions.DISCARD
-    wrong = [k for k in range(len(rack)) if misplaced[k]]  # a taken card must go somewhere
-    return dds_actions.SWAP_BASE + (wrong[0] if wrong else slot)
-
-
-def _dix_greedy(state: Any, legal: list[int]) -> int:
-    """A cheap dix rollout move: ALIX's solo rules (SPEC §1) played from every seat.
-
-    Why by hand: random play bids a random amount up to 99 for every wild, buys and pays at random
-    and draws until it busts, so a simulation values a position as nobody plays it; the tuned
-    heuristic costs about 150 µs a decision, ten times a move of this one. Draw while the tableau
-    total is below ``GREEDY_DRAW_BELOW`` and the currency sum at most 10, then take the numbers;
-    bid the lowest legal bid while it is at most ``GREEDY_TOP_BID``, else pass; never buy (ALIX's
-    rule) but in the final round, where money is worth nothing; pay with tokens first, then
-    consolation tokens, then the first card. Reads the public table only (dix hides nothing but
-    the pile's order).
-    """
-    # The engine lists legal actions in id order: bids before PASS, buys before SKIP, tokens (140)
-    # before consolation tokens (141) before cards; taking the numbers is always legal in DECIDE.
-    phase = state.phase
-    if phase == DIX_DECIDE:
-        return alix_decision(state.tableau_total, state.tableau_currency, GREEDY_DRAW_BELOW, dix_actions.DRAW in legal)
-    if phase == DIX_AUCTION:  # legal[0] is the lowest bid, or PASS when no bid is affordable
-        return legal[0] if legal[0] <= dix_actions.BID_BASE + GREEDY_TOP_BID else dix_actions.PASS
-    if phase == DIX_BUY:
-        return legal[0] if state.buy_kind == DIX_BUY_FINAL else dix_actions.SKIP
-    return legal[0]  # payment
-
-
-#: The dix greedy rollout draws while its tableau total is below this (ALIX at difficulty 6).
-GREEDY_DRAW_BELOW = 6
-#: The dix greedy rollout bids for a wild while the lowest legal bid is at most this.
-GREEDY_TOP_BID = 3
-#: dix_de_suite ``estimate=cost``: rack-cost scale of the round-win softmax. Two seats' costs
-#: differed by about 16 between the quartiles in a screened game, so 2 nearly saturates it; a
-#: screen at 2 (with fewer worlds) lost far more than one at 8 (docs/search.md).
-COST_TAU = 8.0
-#: dix_de_suite ``round_win=fitted``: the logistic fit of the seat to act's chance of winning the
-#: round, sigmoid(TEMPO + SLOPE × log((1 + other's cost) / (1 + its cost after its turn))), on
-#: 90,917 source decisions of 600 games of the heuristic against itself (2 players, seeds
-#: 5000..5599; held out: 60,853 of 400 games, seeds 20000..20399). ``screens/dix_de_suite_fit/``.
-DDS_FIT_SLOPE = 2.2114
-DDS_FIT_TEMPO = -0.2363
-
-
-def _dix_de_suite_progress_belief(world: Any, seat: int, rng: np.random.Generator) -> Any:
-    """dix_de_suite ``belief=progress``: the other seats' hidden slots hold racks about as sorted as
-    their turns this round suggest (``dixenv.agents.dix_de_suite_belief``)."""
-    from dixenv.agents.dix_de_suite_belief import refine  # lazy: only this belief needs it
-
-    return refine(world, seat, rng)
-
-
-# Each game's rules are named by its spec (``dixenv/games/<game>/spec.py``, ``search_rules``).
-LE_DIX_RULES = SearchRules("deal", "deal", "points", "greedy", lambda s: s.deal_index, _le_dix_span, greedy=_le_dix_greedy)
-DIX_DE_SUITE_RULES = SearchRules(
-    "round", "round", "margin", "greedy", lambda s: s.round, _dix_de_suite_span,
-    {"lis": lambda agent, state: _dix_de_suite_estimate(state), "cost": _dix_de_suite_cost_estimate,
-     "reply": _dix_de_suite_reply_estimate, "game": _dix_de_suite_game_estimate},
-    _dix_de_suite_greedy,
-    win_estimates={"game": _dix_de_suite_game_refusal},
-    round_win_refusal=_dix_de_suite_round_win_refusal,
-    beliefs={"progress": _dix_de_suite_progress_belief},
-    # A turn is a source decision (draw or take) then a placement: ``decisions=place``
-    # searches the placements only and leaves the source to the rollout policy.
-    decisions={"all": None, "place": lambda s: s.phase != DDS_PHASE_SOURCE},
-)
-# dix: greedy rollouts and the score margin, every root move on the same worlds, the tree
-# growing from the rollout policy's move and choosing by mean alone (c=0), the other seats by
-# the rollout policy. Why: in dix the pile order moves a game's score far more than one
-# decision does (a move's value differs from its rivals' by a few hundredths of the margin
-# scale, a simulation's spread is ten times that), so UCB exploration at c=0.7 visits the
-# moves nearly evenly and the tree plays at random; unpaired worlds drown the differences; and
-# random rollouts bid up to 99 for a wild. docs/search.md gives the screens behind each choice.
-DIX_RULES = SearchRules(
-    None, "game", "margin", "greedy", lambda s: 0, _dix_span, greedy=_dix_greedy,
-    default_c=0.0, default_opponents="policy", default_expand="policy", default_root="paired",
-)
-
-
-def _no_mark(state: Any) -> int:
-    return 0
-
-
-def _no_span(state: Any, horizon: str) -> float:
-    return 0.0
-
-
-#: The rules of a game whose spec names none: the whole game as horizon, random rollouts, the
-#: game result as value (``win`` needs no points scale).
-GENERIC_RULES = SearchRules(None, "game", "win", "random", _no_mark, _no_span)
-
-
-def rules_for(game: str) -> SearchRules:
-    """The search rules of a registered game (its spec's ``search_rules``, else ``GENERIC_RULES``)."""
-    from dixenv.games import game_spec
-
-    return game_spec(game).load("search_rules") or GENERIC_RULES
-
-
 # --- the agents -------------------------------------------------------------------------------------
 
 
@@ -575,12 +139,23 @@ class _SearchAgent:
     """What both search agents share: options, worlds, rollouts and the value of a simulation."""
 
     name = "search"
-    #: Default simulations per move (see the README's "Search agents" table for what they cost).
+    #: Default simulations per move (docs/results/search.md gives what they cost).
     DEFAULT_ITERATIONS = 100
 
-    def __init__(
+    def __init__(self, env: Any, seed: int | None = None, preset: str | None = None, **options: Any):
+        raw = env.unwrapped
+        self.env = env
+        self.game_name = raw.game.name
+        self.rules = rules_for(self.game_name)
+        if preset is None:  # no option at all: the game's plain setting; options alone: its defaults
+            preset = "defaults" if options else plain_preset(self.rules, self.name, raw.config)
+        #: The preset played, and every option in force but the defaults (the preset's, then the given).
+        self.preset = preset
+        self.options = {**preset_options(self.rules, self.name, preset, raw.config, self.game_name), **options}
+        self._configure(seed, **self.options)
+
+    def _configure(
         self,
-        env: Any,
         seed: int | None = None,
         iterations: int | None = None,
         seconds: float | None = None,
@@ -598,17 +173,17 @@ class _SearchAgent:
         round_win: str | None = None,
         belief: str | None = None,
         **unknown: Any,
-    ):
+    ) -> None:
+        """Check and set the options (the module docstring); the game's defaults fill the ones not given."""
         rollout_params = {k[len("rollout.") :]: unknown.pop(k) for k in [k for k in unknown if k.startswith("rollout.")]}
         if unknown:
             raise ValueError(
                 f"unknown search option(s) {', '.join(sorted(unknown))} for {self.name}; options: "
                 f"{', '.join(_options(type(self)))}, and rollout.NAME for the heuristic rollout's parameters"
             )
+        env = self.env
         raw = env.unwrapped
-        self.env = env
-        self.game_name = raw.game.name
-        self.rules = rules = rules_for(self.game_name)
+        rules = self.rules
         self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
         win_estimates = rules.win_estimates or {}
         self._win_estimate = estimate in win_estimates
@@ -887,8 +462,8 @@ class ISMCTSAgent(_SearchAgent):
 
     name = "ismcts"
 
-    def __init__(self, env: Any, seed: int | None = None, expand: str | None = None, root: str | None = None, **options: Any):
-        super().__init__(env, seed, **options)
+    def _configure(self, seed: int | None = None, expand: str | None = None, root: str | None = None, **options: Any) -> None:
+        super()._configure(seed, **options)
         self.expand = _choice("expand", self.rules.default_expand if expand is None else expand, EXPANSIONS)
         self._expand_by_policy = self.expand == "policy"
         self.root = _choice("root", self.rules.default_root if root is None else root, ROOTS)
@@ -939,7 +514,7 @@ class ISMCTSAgent(_SearchAgent):
         worlds (about budget / (rounds × survivors) each, at least one), then the better half by
         mean over all its worlds so far survives. The last survivor, or the best mean among the
         survivors when the budget runs out, is played. Every survivor has been played on every
-        world drawn, so the comparison stays paired. Measured in dix (docs/search.md): its simple
+        world drawn, so the comparison stays paired. Measured in dix (docs/results/search.md): its simple
         regret is no lower than the paired root's at the same budget, so dix keeps ``paired``.
         """
         survivors = list(legal)
@@ -1077,19 +652,19 @@ class PIMCAgent(_SearchAgent):
 
 
 def _options(cls: type) -> list[str]:
-    """The option names an agent class takes: its constructors' keywords, env and seed aside."""
+    """The option names an agent class takes: its ``_configure`` keywords (seed aside), then ``preset``."""
     import inspect
 
     names: list[str] = []
     for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
+        init = klass.__dict__.get("_configure")
         if init is None:
             continue
         for p in inspect.signature(init).parameters.values():
             if p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.KEYWORD_ONLY:
                 if p.name not in ("self", "env", "seed") and p.name not in names:
                     names.append(p.name)
-    return names
+    return names + ["preset"]
 
 
 def _root_stats(root: dict[int, list], moves: list[int]) -> tuple[dict[int, int], dict[int, float]]:
@@ -1127,3 +702,4 @@ def _positive(name: str, value: Any, allow_zero: bool = False) -> float:
     if not ok or value < 0 or (value == 0 and not allow_zero):
         raise ValueError(f"search option {name}={value!r}; allowed: a number {'>= 0' if allow_zero else '> 0'}")
     return float(value)
+
