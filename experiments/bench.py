@@ -39,7 +39,10 @@ on games of its own (seeds 10,000 apart), and the bytes each extra game (slot) h
 and ``DummyVecEnv`` random play at the largest N (cProfile): the time by part of the code (engines,
 encoders, adapters, agents, …) and VectorEnv's top functions.
 
-``--train`` adds a third: end-to-end sb3-contrib MaskablePPO on ``--train-id`` at ``--train-num-envs``
+``--train`` adds a third: end-to-end training on ``--train-id`` at ``--train-num-envs`` N: sb3-contrib
+MaskablePPO on ``SB3VecEnv`` and ``DummyVecEnv``, and ``experiments.selfplay``'s PPO fed from the
+compiled engine (``selfplay``, the same network and PPO settings; at a table every seat is the
+learner's, so every decision is a training step). The MaskablePPO rows: on ``--train-id`` at ``--train-num-envs``
 N = 1 16 64, on ``SB3VecEnv`` and on ``DummyVecEnv`` with the same hyper-parameters (a rollout of
 ``--train-rollout`` steps in all, i.e. ``n_steps = rollout / N``, minibatches of 256, 10 epochs), and
 where the time goes: the environment (inside the VecEnv: steps, resets, masks), the rest of the
@@ -658,8 +661,38 @@ class TrainResult:
         return self.steps / self.seconds
 
 
+def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
+    """``experiments.selfplay``'s PPO on the compiled engine with MaskablePPO's settings here (SB3's default
+    MlpPolicy: separate 64x64 tanh actor and critic; minibatches of 256, 10 epochs, lr 3e-4, gamma 0.995,
+    entropy 0.01, rollouts of ``rollout`` steps)."""
+    from dixenv.experiments.selfplay import SelfPlay, SelfPlayConfig
+    from dixenv.games import spec_of_gymnasium_id
+
+    spec = spec_of_gymnasium_id(env_id)
+    if env_id == "dixenv/DixSolo-v0":
+        game_options = {"solo": True, "difficulty": 4, **options}
+    else:  # self-play at the table: every seat is the learner's
+        game_options = {k: v for k, v in options.items() if k != "opponents"}
+    import torch
+
+    cfg = SelfPlayConfig(game=spec.name, options=game_options, num_games=num_envs, rollout=max(1, rollout // num_envs),
+                         total_steps=timesteps, net_arch=(64, 64), learning_rate=3e-4, gamma=0.995, gae_lambda=0.95,
+                         epochs=10, minibatch=256, ent_coef=0.01, torch_threads=torch.get_num_threads())
+    run = SelfPlay(cfg, seed=seed)
+    start = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    run.train(progress=False)
+    if profiler is not None:
+        profiler.disable()
+    seconds = time.perf_counter() - start
+    return TrainResult("selfplay", num_envs, run.steps, seconds, run.env_seconds, seconds - run.learn_seconds)
+
+
 def train_run(kind: str, env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
     """Train MaskablePPO for ``timesteps`` on ``kind`` (SB3VecEnv or DummyVecEnv) of ``num_envs`` games, timing its parts."""
+    if kind == "selfplay":
+        return selfplay_run(env_id, num_envs, options, timesteps, rollout, seed, profiler)
     import gymnasium
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -734,8 +767,9 @@ def run_train(args: argparse.Namespace) -> None:
     )
     train_run("SB3VecEnv", args.train_id, 4, options, 256, 256, args.seed)  # warm-up: torch's first calls are slow
     results: list[TrainResult] = []
+    train_run("selfplay", args.train_id, 4, options, 256, 256, args.seed)  # warm-up (numba's cache, torch)
     for n in args.train_num_envs if args.train else ():
-        for kind in ("SB3VecEnv", "DummyVecEnv"):
+        for kind in ("SB3VecEnv", "DummyVecEnv", "selfplay"):
             print(f"  training on {kind} of {n} ...", file=sys.stderr, flush=True)
             seed = distinct_seed(args.seed, len(results) + 1)
             results.append(train_run(kind, args.train_id, n, options, args.train_steps, args.train_rollout, seed))
@@ -764,7 +798,13 @@ def print_train_table(results: list[TrainResult]) -> None:
             f"{100 * r.env_seconds / r.seconds:>6.1f} {100 * (r.rollout_seconds - r.env_seconds) / r.seconds:>9.1f} "
             f"{100 * (r.seconds - r.rollout_seconds) / r.seconds:>10.1f} {env_us:>13.1f} {learner_us:>8.1f}"
         )
-    print("(env: inside the VecEnv; policy: the rest of the rollouts, mostly forward passes; updates: the gradient epochs)")
+    print("(env: inside the VecEnv, for selfplay the compiled batch's calls; policy: the rest of the rollouts, mostly "
+          "forward passes; updates: the gradient epochs)")
+    by = {(r.kind, r.num_envs): r for r in results}
+    for n in sorted({r.num_envs for r in results}):
+        lean, sb3 = by.get(("selfplay", n)), by.get(("SB3VecEnv", n))
+        if lean and sb3:
+            print(f"selfplay / SB3VecEnv MaskablePPO at N={n}: {lean.steps_per_s / sb3.steps_per_s:.2f}x steps/s")
 
 
 # --- search support: clone() and sample_hidden() per call ----------------------------------------

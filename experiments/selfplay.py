@@ -1,0 +1,394 @@
+"""Self-play PPO fed straight from the compiled engines: every seat of N games through one forward pass.
+
+``python -m experiments.selfplay --game le_dix --games 256 --steps 2000000 --out runs/le_dix_sp``
+
+Why a PPO of our own rather than sb3-contrib's MaskablePPO: SB3 sees one learner seat per
+environment through a ``VecEnv``, so self-play goes through opponents that act inside the env,
+one Python call per slot and seat. Here the learner plays every seat it holds, in every game at
+once: each decision round asks the compiled batch for the observation and mask of the seat to act
+in all N games (``batch.observe(-1)``, ``batch.masks()``), runs the network once over the rows the
+learner owns, the frozen snapshots once over theirs, and applies every move in one compiled call.
+No per-game Python runs on the hot path. The update is CleanRL's PPO (clipped objective, GAE,
+minibatches, Adam), with illegal actions masked out of the softmax.
+
+Seats and rewards. At every deal of a game slot, each seat is given to the learner (probability
+``1 - snapshot_share``, and always at least one seat) or to a frozen snapshot of the learner drawn
+from the pool (``--snapshot-every`` updates adds one; ``random`` plays until the pool has one). The
+learner's transitions are chained per (game, seat): a seat's next decision is its successor, and
+the game's result (``win_rewards`` of the ranking: (seats beaten - seats that beat it) / (n - 1), or
+the team's) is the reward of its last decision. At the end of a rollout a seat still playing is
+bootstrapped from the critic's value of its own observation.
+
+The policy is saved in dixenv's format (``NAME.npz`` + ``NAME.json``, ``dixenv.agents.policy``):
+the actor is a plain MLP, so ``policy:NAME`` plays it on either engine with numpy alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from dixenv.core.options import ENV_OPTIONS
+from dixenv.core.rewards import win_rewards
+from dixenv.games import game_spec
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """Everything a run needs besides its seed and output folder."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    num_games: int = 256  # game slots played at once
+    rollout: int = 32  # decision rounds per rollout (each round: one decision in every slot)
+    total_steps: int = 1_000_000  # learner decisions to train on
+    net_arch: tuple[int, ...] = (256, 256)
+    learning_rate: float = 3e-4
+    gamma: float = 1.0  # one reward, at the end of a game: no discount within it
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    epochs: int = 4
+    minibatch: int = 4096
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    snapshot_share: float = 0.0  # share of seats played by frozen snapshots of the learner
+    snapshot_every: int = 10  # PPO updates between snapshots added to the pool
+    pool_size: int = 10
+    torch_threads: int = 1
+
+
+class Table:
+    """N games of one compiled batch, each seat owned by the learner or a frozen player; outcomes per seat."""
+
+    def __init__(self, game: str, options: dict[str, Any], n: int, seed: int):
+        from dixenv.compiled.rng import seed_rows
+        from dixenv.compiled.vector import _batch_class
+
+        spec = game_spec(game)
+        record = spec.game_record()
+        game_options = {k: v for k, v in options.items() if k not in ENV_OPTIONS}
+        self.config = record.make_config(**game_options)
+        probe = record.new_state(self.config, np.random.default_rng(0), {}, None)
+        self.teams = probe.teams()
+        self.seats = list(record.agent_seats(self.config))  # seats agents play (solo dix: seat 0)
+        self.num_players = self.config.num_players
+        self.batch = _batch_class(spec.name)(self.config, n)
+        self.n = n
+        self.rng = np.random.default_rng(seed)
+        self.batch.new_games(np.arange(n), seed_rows(range(seed, seed + n)))
+        self.batch.play_forced()
+        self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
+        #: owner[g, seat]: 0 the learner, k > 0 the pool's player k - 1, -1 random (no agent: -2).
+        self.owner = np.full((n, self.num_players), -2, dtype=np.int64)
+
+    def deal_owners(self, slots: np.ndarray, snapshot_share: float, pool_size: int) -> None:
+        """Give each agent seat of ``slots`` to the learner or a frozen player; at least one learner seat per game."""
+        k = len(self.seats)
+        for g in slots.tolist():
+            frozen = self.rng.random(k) < snapshot_share
+            frozen[self.rng.integers(k)] = False
+            picks = self.rng.integers(pool_size, size=k) + 1 if pool_size else np.full(k, -1)
+            self.owner[g, self.seats] = np.where(frozen, picks, 0)
+
+    def results(self, slots: np.ndarray) -> np.ndarray:
+        """(len(slots), num_players) game results (``win_rewards``) of games that ended."""
+        batch = self.batch
+        keys = batch.ranking_keys(slots=slots).tolist() if hasattr(batch, "ranking_keys") else None
+        scores = batch.scores()[slots].tolist()
+        out = np.zeros((len(slots), self.num_players))
+        for j in range(len(slots)):
+            if keys is not None:
+                ranking = [tuple(x) for x in keys[j]]
+            elif self.teams is None:
+                ranking = [(s,) for s in scores[j]]
+            else:  # a team's members share their team's points
+                totals = {t: sum(s for s, u in zip(scores[j], self.teams) if u == t) for t in set(self.teams)}
+                ranking = [(totals[t],) for t in self.teams]
+            out[j] = win_rewards(ranking, self.teams)
+        return out
+
+    def redeal(self, slots: np.ndarray) -> None:
+        """A new game in each of ``slots`` (each slot's generator deals on)."""
+        self.batch.new_games(slots)
+        self.batch.play_forced(slots)
+
+
+def _mlp(sizes: Sequence[int], torch: Any) -> Any:
+    layers: list[Any] = []
+    for a, b in zip(sizes[:-2], sizes[1:-1]):
+        layers += [torch.nn.Linear(a, b), torch.nn.Tanh()]
+    layers.append(torch.nn.Linear(sizes[-2], sizes[-1]))
+    return torch.nn.Sequential(*layers)
+
+
+class ActorCritic:
+    """Separate actor and critic MLPs (tanh), as SB3's default ``MlpPolicy``; the actor exports to numpy."""
+
+    def __init__(self, obs_size: int, num_actions: int, net_arch: Sequence[int], lr: float, seed: int):
+        import torch
+
+        self.torch = torch
+        torch.manual_seed(seed)
+        self.actor = _mlp([obs_size, *net_arch, num_actions], torch)
+        self.critic = _mlp([obs_size, *net_arch, 1], torch)
+        # The action head starts near uniform, the value head near zero (CleanRL's orthogonal init scales).
+        with torch.no_grad():
+            self.actor[-1].weight.mul_(0.01)
+            self.critic[-1].weight.mul_(1.0)
+        self.params = list(self.actor.parameters()) + list(self.critic.parameters())
+        self.optimizer = torch.optim.Adam(self.params, lr=lr, eps=1e-5)
+
+    def act(self, obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sampled actions, their log-probabilities and the values, for a batch of rows."""
+        torch = self.torch
+        with torch.no_grad():
+            x = torch.from_numpy(obs)
+            logits = self.actor(x).numpy()
+            values = self.critic(x).numpy()[:, 0]
+        logits = np.where(masks.astype(bool), logits, -np.inf)
+        z = logits - logits.max(axis=1, keepdims=True)
+        logp_all = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        actions = (logits + rng.gumbel(size=logits.shape)).argmax(axis=1)  # a sample of the softmax
+        return actions, logp_all[np.arange(len(actions)), actions], values
+
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        with self.torch.no_grad():
+            return self.critic(self.torch.from_numpy(obs)).numpy()[:, 0]
+
+    def numpy_weights(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The actor's layers as (W (out, in), b) arrays: ``dixenv.agents.policy.Policy``'s format."""
+        return [(m.weight.detach().numpy().copy(), m.bias.detach().numpy().copy())
+                for m in self.actor if isinstance(m, self.torch.nn.Linear)]
+
+
+class Rollout:
+    """The learner's transitions of one rollout, chained per (game, seat) for GAE."""
+
+    def __init__(self, capacity: int, obs_size: int, num_actions: int):
+        self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
+        self.masks = np.zeros((capacity, num_actions), dtype=bool)
+        self.actions = np.zeros(capacity, dtype=np.int64)
+        self.logp = np.zeros(capacity, dtype=np.float32)
+        self.values = np.zeros(capacity, dtype=np.float32)
+        self.rewards = np.zeros(capacity, dtype=np.float32)
+        self.done = np.zeros(capacity, dtype=bool)
+        self.next = np.full(capacity, -1, dtype=np.int64)  # the same seat's next decision in this rollout
+        self.boot = np.zeros(capacity, dtype=np.float32)  # the value after the last decision of an open stream
+        self.size = 0
+
+    def add(self, obs: np.ndarray, masks: np.ndarray, actions: np.ndarray, logp: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Store a batch of decisions; return their indices."""
+        k = len(actions)
+        idx = np.arange(self.size, self.size + k)
+        self.obs[idx], self.masks[idx], self.actions[idx], self.logp[idx], self.values[idx] = obs, masks, actions, logp, values
+        self.size += k
+        return idx
+
+    def advantages(self, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
+        """GAE over each seat's chain of decisions (``next`` always points later, so one backward pass)."""
+        m = self.size
+        adv = np.zeros(m, dtype=np.float32)
+        for i in range(m - 1, -1, -1):
+            j = self.next[i]
+            if self.done[i]:
+                adv[i] = self.rewards[i] - self.values[i]
+            elif j >= 0:
+                adv[i] = self.rewards[i] + gamma * self.values[j] - self.values[i] + gamma * lam * adv[j]
+            else:
+                adv[i] = self.rewards[i] + gamma * self.boot[i] - self.values[i]
+        return adv, adv + self.values[:m]
+
+
+class SelfPlay:
+    """The training loop: rollouts from the compiled table, PPO updates, a pool of frozen snapshots."""
+
+    def __init__(self, cfg: SelfPlayConfig, seed: int = 0):
+        import torch
+
+        torch.set_num_threads(cfg.torch_threads)
+        self.cfg, self.seed = cfg, seed
+        self.table = Table(cfg.game, cfg.options, cfg.num_games, seed)
+        self.net = ActorCritic(self.table.obs_size, self.table.num_actions, cfg.net_arch, cfg.learning_rate, seed)
+        self.rng = np.random.default_rng(seed + 1)
+        self.pool: list[Any] = []  # dixenv.agents.policy.Policy snapshots
+        self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0)
+        self.steps = self.updates = self.games = 0
+        self.env_seconds = self.learn_seconds = 0.0
+        self.results: list[float] = []  # the learner's results in finished games against snapshots
+
+    # -- rollouts ----------------------------------------------------------------------------------
+    def collect(self) -> Rollout:
+        """``cfg.rollout`` decision rounds in every slot; the learner's decisions in a ``Rollout``."""
+        cfg, table, batch = self.cfg, self.table, self.table.batch
+        n, p = table.n, table.num_players
+        buf = Rollout(n * cfg.rollout, table.obs_size, table.num_actions)
+        last = np.full((n, p), -1, dtype=np.int64)  # each (game, seat)'s latest open transition
+        obs = np.empty((n, table.obs_size), dtype=np.float32)
+        masks = np.empty((n, table.num_actions), dtype=np.int8)
+        for _ in range(cfg.rollout):
+            t0 = time.perf_counter()
+            current = batch.current_players()
+            batch.observe(-1, out=obs)
+            batch.masks(out=masks)
+            owner = table.owner[np.arange(n), np.maximum(current, 0)]
+            actions = np.full(n, -1, dtype=np.int64)
+            self.env_seconds += time.perf_counter() - t0
+            mine = np.flatnonzero((current >= 0) & (owner == 0))
+            if mine.size:
+                a, logp, v = self.net.act(obs[mine], masks[mine], self.rng)
+                actions[mine] = a
+                idx = buf.add(obs[mine], masks[mine].astype(bool), a, logp, v)
+                prev = last[mine, current[mine]]
+                buf.next[prev[prev >= 0]] = idx[prev >= 0]
+                last[mine, current[mine]] = idx
+            for k in np.unique(owner[(current >= 0) & (owner != 0)]).tolist():
+                rows = np.flatnonzero((current >= 0) & (owner == k))
+                if k > 0 and k <= len(self.pool):
+                    actions[rows] = self.pool[k - 1].choose(obs[rows], masks[rows], self.rng)
+                else:  # random until the pool has that player
+                    noise = self.rng.random((rows.size, table.num_actions))
+                    actions[rows] = np.where(masks[rows] > 0, noise, -1.0).argmax(axis=1)
+            t0 = time.perf_counter()
+            batch.apply(actions)
+            batch.play_forced()
+            over = batch.terminal()
+            cut = batch.truncated() & ~over if hasattr(batch, "truncated") else np.zeros(n, dtype=bool)
+            ended = np.flatnonzero(over | cut)
+            if ended.size:
+                # a game cut short (dix_de_suite's turn limit) has no result: its last decisions get 0
+                results = np.where(cut[ended, None], 0.0, table.results(ended))
+                for j, g in enumerate(ended.tolist()):
+                    for s in range(p):
+                        i = last[g, s]
+                        if i >= 0:
+                            buf.rewards[i], buf.done[i] = results[j, s], True
+                            last[g, s] = -1
+                    learner = table.owner[g] == 0
+                    if not learner.all():
+                        self.results.append(float(results[j][learner].mean()))
+                self.games += ended.size
+                table.redeal(ended)
+                table.deal_owners(ended, self.cfg.snapshot_share if self.pool else 0.0, len(self.pool))
+            self.env_seconds += time.perf_counter() - t0
+        # open chains: bootstrap from the critic's value of the seat's own observation now
+        for s in range(p):
+            open_ = np.flatnonzero(last[:, s] >= 0)
+            if open_.size:
+                seen = batch.observe(np.full(n, s, dtype=np.int64))[open_]
+                buf.boot[last[open_, s]] = self.net.values(seen)
+        self.steps += buf.size
+        return buf
+
+    # -- updates -----------------------------------------------------------------------------------
+    def update(self, buf: Rollout) -> dict[str, float]:
+        """CleanRL's PPO update over the rollout; returns the last minibatch's losses."""
+        torch, cfg, net = self.net.torch, self.cfg, self.net
+        t0 = time.perf_counter()
+        adv, returns = buf.advantages(cfg.gamma, cfg.gae_lambda)
+        m = buf.size
+        obs = torch.from_numpy(buf.obs[:m])
+        masks = torch.from_numpy(buf.masks[:m])
+        actions = torch.from_numpy(buf.actions[:m])
+        old_logp = torch.from_numpy(buf.logp[:m])
+        adv_t, ret_t = torch.from_numpy(adv), torch.from_numpy(returns.astype(np.float32))
+        stats: dict[str, float] = {}
+        for _ in range(cfg.epochs):
+            order = self.rng.permutation(m)
+            for start in range(0, m, cfg.minibatch):
+                mb = torch.from_numpy(order[start : start + cfg.minibatch])
+                logits = net.actor(obs[mb]).masked_fill(~masks[mb], -1e9)
+                logp_all = torch.log_softmax(logits, dim=1)
+                logp = logp_all.gather(1, actions[mb, None])[:, 0]
+                entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
+                a = adv_t[mb]
+                a = (a - a.mean()) / (a.std() + 1e-8)
+                ratio = (logp - old_logp[mb]).exp()
+                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
+                v_loss = 0.5 * ((net.critic(obs[mb])[:, 0] - ret_t[mb]) ** 2).mean()
+                loss = pg + cfg.vf_coef * v_loss - cfg.ent_coef * entropy
+                net.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.params, cfg.max_grad_norm)
+                net.optimizer.step()
+                stats = {"policy_loss": pg.item(), "value_loss": v_loss.item(), "entropy": entropy.item()}
+        self.updates += 1
+        if cfg.snapshot_share > 0 and self.updates % cfg.snapshot_every == 0:
+            self.pool.append(self.policy())
+            self.pool = self.pool[-cfg.pool_size :]
+        self.learn_seconds += time.perf_counter() - t0
+        return stats
+
+    def policy(self, training: dict[str, Any] | None = None) -> Any:
+        """The actor as a ``dixenv.agents.policy.Policy`` (metadata for this game and options)."""
+        from dixenv.agents.policy import Policy, policy_metadata
+
+        spec = game_spec(self.cfg.game)
+        env_id = spec.versus_id or next(iter(spec.gymnasium_ids), spec.aec_id)
+        if self.cfg.options.get("solo"):
+            env_id = "dixenv/DixSolo-v0"
+        env = spec.env_module_().raw_env(**self.cfg.options)
+        meta = policy_metadata(env_id, dict(self.cfg.options), env, **(training or {"trainer": "experiments.selfplay"}))
+        return Policy(self.net.numpy_weights(), "tanh", meta)
+
+    def train(self, progress: bool = True, log: Any = print) -> dict[str, Any]:
+        """Rollouts and updates until ``total_steps`` learner decisions; the run's figures."""
+        from dixenv.experiments.progress import progress_bar
+
+        bar = progress_bar(self.cfg.total_steps, progress, unit="step", desc=f"selfplay {self.cfg.game}")
+        start = time.perf_counter()
+        stats: dict[str, float] = {}
+        while self.steps < self.cfg.total_steps:
+            before = self.steps
+            stats = self.update(self.collect())
+            bar.update(self.steps - before)
+            recent = self.results[-500:]
+            bar.set_postfix(games=self.games, vs_pool=f"{np.mean(recent):+.3f}" if recent else "-")
+        bar.close()
+        seconds = time.perf_counter() - start
+        return {"steps": self.steps, "games": self.games, "updates": self.updates, "seconds": seconds,
+                "steps_per_second": self.steps / seconds, "env_seconds": self.env_seconds,
+                "learn_seconds": self.learn_seconds, "last_losses": stats}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Train by self-play on the compiled engine and save the policy."""
+    p = argparse.ArgumentParser(prog="python -m experiments.selfplay", description=__doc__.splitlines()[0])
+    p.add_argument("--game", required=True)
+    p.add_argument("--option", action="append", default=[], help="a game option, key=value (repeatable)")
+    p.add_argument("--games", type=int, default=256, help="game slots played at once (default 256)")
+    p.add_argument("--rollout", type=int, default=32, help="decision rounds per rollout (default 32)")
+    p.add_argument("--steps", type=int, default=1_000_000, help="learner decisions to train on")
+    p.add_argument("--net", type=int, nargs="+", default=[256, 256], help="hidden layer sizes (default 256 256)")
+    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, required=True, help="folder for final.npz/final.json and summary.json")
+    p.add_argument("--no-progress", action="store_true")
+    args = p.parse_args(argv)
+    from dixenv.agents.registry import parse_key_values
+
+    cfg = SelfPlayConfig(game=game_spec(args.game).name, options=parse_key_values(args.option), num_games=args.games,
+                         rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
+                         ent_coef=args.ent_coef, snapshot_share=args.snapshot_share)
+    run = SelfPlay(cfg, seed=args.seed)
+    summary = run.train(progress=not args.no_progress)
+    args.out.mkdir(parents=True, exist_ok=True)
+    run.policy({"trainer": "experiments.selfplay", "config": {**asdict(cfg), "net_arch": list(cfg.net_arch)},
+                "seed": args.seed, "steps": run.steps}).save(args.out / "final")
+    summary["command"] = "python -m experiments.selfplay " + " ".join(sys.argv[1:] if argv is None else argv)
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "last_losses"}, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

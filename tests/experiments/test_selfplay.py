@@ -1,0 +1,104 @@
+"""experiments.selfplay: the compiled self-play table's results, the per-seat chains, GAE, and a saved policy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+pytest.importorskip("torch")
+
+from dixenv.agents.registry import make_agent  # noqa: E402
+from dixenv.experiments.soak import soak_move  # noqa: E402
+from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table  # noqa: E402
+from dixenv.games import game_spec  # noqa: E402
+
+
+@pytest.mark.parametrize("game, options", [
+    ("le_dix", {"num_players": 3, "deals": (2, 1)}),
+    ("dix_de_suite", {"num_players": 4, "teams": True, "target_score": 60, "max_turns": 10_000}),
+    ("dix", {"num_players": 3}),
+])
+def test_the_table_plays_the_reference_games_and_pays_their_win_rewards(game, options):
+    n, seed = 4, 30
+    table = Table(game, options, n, seed)
+    refs = []
+    for i in range(n):
+        env = game_spec(game).env_module_().raw_env(**options)
+        env.reset(seed=seed + i)
+        refs.append(env)
+    rng = np.random.default_rng(0)
+    done = np.zeros(n, dtype=bool)
+    for _ in range(20_000):
+        if done.all():
+            break
+        masks = table.batch.masks()
+        actions = np.full(n, -1, dtype=np.int64)
+        for i, env in enumerate(refs):
+            if done[i]:
+                continue
+            legal = np.flatnonzero(masks[i])
+            assert legal.tolist() == sorted(env.state.legal_actions())
+            actions[i] = legal[rng.integers(len(legal))]
+            if game == "dix_de_suite" and rng.random() < 0.9:  # random racks rarely sort: the soak's sorting moves
+                actions[i] = soak_move(game, "sorting", env.state)
+            env.step(int(actions[i]))
+        table.batch.apply(actions)
+        table.batch.play_forced()
+        over = table.batch.terminal()
+        for i in np.flatnonzero(over & ~done):
+            want = [refs[i].rewards[a] for a in refs[i].possible_agents]
+            assert np.allclose(table.results(np.array([i]))[0], want)
+            done[i] = True
+    assert done.all()
+
+
+def test_decisions_chain_per_game_and_seat_and_the_last_one_takes_the_result():
+    cfg = SelfPlayConfig(game="le_dix", options={"num_players": 3, "deals": (1,)}, num_games=8, rollout=12,
+                         total_steps=10**9, net_arch=(16,))
+    run = SelfPlay(cfg, seed=1)
+    buf = run.collect()
+    assert buf.size > 0 and buf.done.any()
+    # every chain runs forwards in time, and nothing follows a game's last decision
+    nxt = buf.next[: buf.size]
+    assert np.all((nxt == -1) | (nxt > np.arange(buf.size)))
+    assert np.all(nxt[buf.done[: buf.size]] == -1)
+    assert set(np.unique(buf.rewards[: buf.size][buf.done[: buf.size]])) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
+    assert np.all(buf.rewards[: buf.size][~buf.done[: buf.size]] == 0)
+
+
+def test_gae_follows_each_chain():
+    buf = Rollout(4, 1, 2)
+    buf.add(np.zeros((4, 1), np.float32), np.ones((4, 2), bool), np.zeros(4, np.int64), np.zeros(4, np.float32),
+            np.array([0.1, 0.2, 0.3, 0.4], np.float32))
+    buf.next[:] = [2, 3, -1, -1]  # chain 0 -> 2 (ends with reward 1), chain 1 -> 3 (open, bootstrapped)
+    buf.done[2], buf.rewards[2] = True, 1.0
+    buf.boot[3] = 0.5
+    adv, ret = buf.advantages(gamma=0.9, lam=0.8)
+    a2 = 1.0 - 0.3
+    a0 = 0.9 * 0.3 - 0.1 + 0.9 * 0.8 * a2
+    a3 = 0.9 * 0.5 - 0.4
+    a1 = 0.9 * 0.4 - 0.2 + 0.9 * 0.8 * a3
+    assert np.allclose(adv, [a0, a1, a2, a3], atol=1e-6) and np.allclose(ret, adv + buf.values[:4])
+
+
+def test_a_short_run_saves_a_policy_that_plays_by_name(tmp_path):
+    cfg = SelfPlayConfig(game="dix", options={"solo": True, "difficulty": 4}, num_games=8, rollout=8, total_steps=256,
+                         net_arch=(32,), minibatch=64, epochs=2)
+    run = SelfPlay(cfg, seed=2)
+    summary = run.train(progress=False)
+    assert summary["steps"] >= 256 and summary["updates"] >= 1
+    run.policy().save(tmp_path / "final")
+    env = game_spec("dix").env_module_().raw_env(solo=True, difficulty=4)
+    env.reset(seed=3)
+    obs = env.observe(env.agent_selection)
+    agent = make_agent("dix", f"policy:{tmp_path / 'final'}", env)
+    assert obs["action_mask"][agent.act(obs)] == 1
+
+
+def test_snapshots_take_seats_once_the_pool_has_them():
+    cfg = SelfPlayConfig(game="le_dix", options={"num_players": 3, "deals": (1,)}, num_games=16, rollout=8,
+                         total_steps=16 * 8 * 3, net_arch=(16,), snapshot_share=0.5, snapshot_every=1, minibatch=512, epochs=1)
+    run = SelfPlay(cfg, seed=4)
+    run.train(progress=False)
+    assert run.pool and (run.table.owner > 0).any() and (run.table.owner == 0).any(axis=1).all()
