@@ -210,7 +210,7 @@ class DixDeSuiteHeuristic:
         """The rack cost the observing seat, which is to act, expects after playing the rest of its
         turn as this heuristic does: at the source, after taking the discard or (mean over the
         cards it may draw) after a blind draw, whichever it would choose; with a card in hand,
-        after placing or discarding it. A search estimate (``agents/search.py``, ``estimate=reply``):
+        after placing or discarding it. A search estimate (``agents/search/dix_de_suite.py``, ``estimate=reply``):
         what the next seat makes of the card another seat leaves on the discard pile."""
         mask = observation["action_mask"]
         self._decode(observation["observation"])

@@ -64,7 +64,7 @@ lines): the README's speed figure comes from
     python -m experiments.bench --games le_dix --players 4 --compiled --compiled-n 1 16 64 256 1024 4096 \
         --vector --vector-ids dixenv/LeDix-v0 --num-envs 1 16 64 256 1024 --plot docs/performance_results/speed_vs_n.png
 
-``--search`` measures instead what the search agents (``agents/search.py``) pay per call, for each
+``--search`` measures instead what the search agents (``agents/search/``) pay per call, for each
 game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` over 400 positions of
 random games, best of ``--rounds`` passes; for dix_de_suite also a ``belief=progress`` world
 (``sample_hidden`` then ``dix_de_suite_belief.refine``).
