@@ -3,7 +3,7 @@
 ``python -m experiments.leaderboard --game le_dix --tables 200`` draws random tables of the game's
 default size from the pool (every agent the registry lists for the game: random, the heuristic and
 its frozen versions, ALIX, the shipped ``ppo`` policy where one fits the table, and the search
-agents at the budgets in ``SEARCH_SPECS``), plays each table once per seat rotation on the same
+agents at the presets in ``SEARCH_SPECS``), plays each table once per seat rotation on the same
 deal, and fits OpenSkill (Plackett-Luce) ratings (``experiments.rating.run_rating(rotate=True)``).
 It writes ``docs/results/leaderboard/<game>.json`` (ratings, pool, games, seconds, the command and
 the date) and prints the table in Markdown; ``--write-docs`` puts it in
@@ -28,8 +28,9 @@ from dixenv.games import game_names, game_spec
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "results" / "leaderboard"
 PAGE = ROOT / "docs" / "results" / "leaderboard.md"
-#: The search agents' budgets on the leaderboard: cheap enough to play hundreds of tables on 2 cores.
-SEARCH_SPECS = ("ismcts:iterations=30", "pimc:iterations=30")
+#: The search agents on the leaderboard: their presets (``agents/search/``), each game's strongest
+#: measured setting and the cheap one.
+SEARCH_SPECS = ("ismcts:preset=strongest", "ismcts:preset=fast", "pimc:preset=fast")
 #: Names that are not agents of their own on a leaderboard (``policy`` needs a file).
 NOT_RATED = ("policy",)
 
