@@ -338,24 +338,55 @@ class SelfPlay:
         meta = policy_metadata(env_id, dict(self.cfg.options), env, **(training or {"trainer": "experiments.selfplay"}))
         return Policy(self.net.numpy_weights(), "tanh", meta)
 
-    def train(self, progress: bool = True, log: Any = print) -> dict[str, Any]:
-        """Rollouts and updates until ``total_steps`` learner decisions; the run's figures."""
+    def evaluate(self, opponents: Sequence[str], games: int, seed: int, workers: int = 1, folder: Path | None = None) -> dict[str, Any]:
+        """The current actor against ``opponents`` (one spec per other seat) in the tournament code:
+        seats rotated on replayed deals, ``games`` games on deals seeded from ``seed``."""
+        import tempfile
+
+        from dixenv.experiments.tournament import run_tournament
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = (folder or Path(tmp)) / "eval"
+            self.policy().save(path)
+            results = run_tournament(self.cfg.game, [f"policy:{path}", *opponents], games, options=dict(self.cfg.options),
+                                     workers=workers, seed=seed)
+            mine = next(iter(results.summary().values()))
+        return {"steps": self.steps, "games": mine["games"], "win_share": mine["win_share"], "win_ci95": mine["win_ci95"],
+                "mean_score": mine["mean_score"]}
+
+    def train(self, progress: bool = True, log: Any = print, eval_every: int = 0, eval_games: int = 200,
+              eval_opponents: Sequence[str] = (), eval_seed: int = 10**6, workers: int = 1) -> dict[str, Any]:
+        """Rollouts and updates until ``total_steps`` learner decisions; the run's figures.
+
+        ``eval_every`` > 0: every that many steps, ``evaluate`` against ``eval_opponents`` (the
+        learning curve, in the summary's ``curve``; its time is not in ``steps_per_second``).
+        """
         from dixenv.experiments.progress import progress_bar
 
         bar = progress_bar(self.cfg.total_steps, progress, unit="step", desc=f"selfplay {self.cfg.game}")
         start = time.perf_counter()
         stats: dict[str, float] = {}
+        curve: list[dict[str, Any]] = []
+        eval_seconds = 0.0
+        next_eval = eval_every
         while self.steps < self.cfg.total_steps:
             before = self.steps
             stats = self.update(self.collect())
             bar.update(self.steps - before)
             recent = self.results[-500:]
             bar.set_postfix(games=self.games, vs_pool=f"{np.mean(recent):+.3f}" if recent else "-")
+            if eval_every and self.steps >= next_eval:
+                t0 = time.perf_counter()
+                curve.append(self.evaluate(eval_opponents, eval_games, eval_seed, workers))
+                eval_seconds += time.perf_counter() - t0
+                log(f"step {self.steps:,}: win share {curve[-1]['win_share']:.3f} "
+                    f"[{curve[-1]['win_ci95'][0]:.3f}, {curve[-1]['win_ci95'][1]:.3f}] over {curve[-1]['games']} games")
+                next_eval += eval_every
         bar.close()
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - start - eval_seconds
         return {"steps": self.steps, "games": self.games, "updates": self.updates, "seconds": seconds,
                 "steps_per_second": self.steps / seconds, "env_seconds": self.env_seconds,
-                "learn_seconds": self.learn_seconds, "last_losses": stats}
+                "learn_seconds": self.learn_seconds, "eval_seconds": eval_seconds, "curve": curve, "last_losses": stats}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -371,6 +402,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--eval-every", type=int, default=0, help="evaluate every this many steps (0: only at the end)")
+    p.add_argument("--eval-games", type=int, default=200, help="games per evaluation during training (default 200)")
+    p.add_argument("--final-games", type=int, default=1000, help="games of the final evaluation (0: none; default 1000)")
+    p.add_argument("--eval-opponents", nargs="*", default=None,
+                   help="one agent spec per other seat (default: the game's heuristic at every other seat)")
+    p.add_argument("--eval-seed", type=int, default=10**6, help="deal seed of the evaluations (training never deals from it)")
+    p.add_argument("--workers", type=int, default=1, help="processes for the evaluations")
     p.add_argument("--out", type=Path, required=True, help="folder for final.npz/final.json and summary.json")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
@@ -380,8 +418,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                          rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
                          ent_coef=args.ent_coef, snapshot_share=args.snapshot_share)
     run = SelfPlay(cfg, seed=args.seed)
-    summary = run.train(progress=not args.no_progress)
+    others = len(run.table.seats) - 1
+    opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others
+    summary = run.train(progress=not args.no_progress, eval_every=args.eval_every, eval_games=args.eval_games,
+                        eval_opponents=opponents, eval_seed=args.eval_seed, workers=args.workers)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.final_games:
+        summary["final"] = run.evaluate(opponents, args.final_games, args.eval_seed + 1, args.workers, folder=args.out)
+        summary["final"]["opponents"] = list(opponents)
     run.policy({"trainer": "experiments.selfplay", "config": {**asdict(cfg), "net_arch": list(cfg.net_arch)},
                 "seed": args.seed, "steps": run.steps}).save(args.out / "final")
     summary["command"] = "python -m experiments.selfplay " + " ".join(sys.argv[1:] if argv is None else argv)
