@@ -102,3 +102,18 @@ def test_snapshots_take_seats_once_the_pool_has_them():
     run = SelfPlay(cfg, seed=4)
     run.train(progress=False)
     assert run.pool and (run.table.owner > 0).any() and (run.table.owner == 0).any(axis=1).all()
+
+
+def test_the_command_trains_evaluates_on_unseen_deals_and_writes_its_summary(tmp_path):
+    import json
+
+    from dixenv.experiments.selfplay import main
+
+    args = ["--game", "le_dix", "--option", "num_players=3", "--option", "deals=(1,)", "--games", "8", "--rollout", "4",
+            "--steps", "64", "--net", "16", "--eval-every", "32", "--eval-games", "3", "--final-games", "6",
+            "--out", str(tmp_path), "--no-progress"]
+    assert main(args) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert [c["steps"] for c in summary["curve"]] == sorted(c["steps"] for c in summary["curve"]) and summary["curve"]
+    assert summary["final"]["games"] == 6 and summary["final"]["opponents"] == ["heuristic", "heuristic"]
+    assert (tmp_path / "final.npz").exists() and summary["command"].endswith("--no-progress")
