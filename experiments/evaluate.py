@@ -15,7 +15,9 @@ The table shows, per agent: games, win share with its Wilson 95% interval (share
 1/k each, see ``experiments.tournament``), mean final score ± 95% CI and the game's own figures
 (``experiments.game_stats``). ``--out X.csv`` writes per-game rows to ``X.csv`` and the summary to
 ``X.json``. The library functions (``run_tournament``, ``Results`` in ``experiments.tournament``;
-``run_rating`` in ``experiments.rating``) are re-exported here.
+``run_rating`` in ``experiments.rating``) are re-exported here. ``--record DIR`` writes every game of a
+tournament to DIR as a JSON game record (``dixenv.replay``), which replays exactly and opens in the
+web table (``python -m dixenv.web``).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: CPU count; 1 = in process)")
     p.add_argument("--seed", type=int, default=0, help="master seed: deal seeds and agent seeds derive from it (default 0)")
     p.add_argument("--out", default=None, help="write per-game rows to OUT.csv and the summary to OUT.json")
+    p.add_argument("--record", default=None, metavar="DIR",
+                   help="write every game (tournament) to DIR as a JSON game record (dixenv.replay; the web table replays them)")
     p.add_argument("--rating", action="store_true", help="rate the agents with OpenSkill from random tables instead")
     p.add_argument("--start-method", default=None, choices=["fork", "spawn", "forkserver"],
                    help="multiprocessing start method for the workers (default spawn; fork hangs with torch agents)")
@@ -77,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError("--players does not apply to solo dix (one agent against the env's ALIX)")
             options["num_players"] = args.players
         results = run_tournament(args.game, args.agents, args.games, options, args.workers, args.seed,
-                                 progress=not args.no_progress, start_method=args.start_method)
+                                 progress=not args.no_progress, start_method=args.start_method, record_dir=args.record)
     except (ValueError, ImportError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -111,8 +111,14 @@ def _fingerprint(state: Any) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
-def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = None) -> dict[str, Any]:
-    """Play one game described by ``task`` and return its record (scores, win shares, figures)."""
+def play_game(
+    game: str, options: dict[str, Any], task: Task, env: Any | None = None, record_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """Play one game described by ``task`` and return its record (scores, win shares, figures).
+
+    With ``record_dir``, the game is also written there as a game record (``dixenv.replay``:
+    game, options, deal seed, seats, moves), ``<game>_<game_id>.json``, which replays exactly.
+    """
     game_id, base, rotation, deal_seed, specs, seeds = task
     env = env if env is not None else _cached_env(game, options)
     u = env.unwrapped
@@ -128,6 +134,7 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
     n_seats = len(u.scores())
     moves, think = [0] * n_seats, [0.0] * n_seats  # per seat: decisions and seconds spent in act()
     clock = time.perf_counter
+    actions: list[int] | None = [] if record_dir is not None else None
     while True:
         name = env.agent_selection
         if env.terminations[name] or env.truncations[name]:
@@ -138,6 +145,8 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
         think[seat_of[name]] += clock() - t0
         moves[seat_of[name]] += 1
         env.step(action)
+        if actions is not None:
+            actions.append(int(action))
         steps += 1
         hook.after_step(env, seat_of[name], u.action_to_string(action))
     state = u.state
@@ -155,6 +164,11 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
         for s in winners:
             shares[s] = 1.0 / parts
     figures = hook.seat_figures(env)
+    if record_dir is not None:
+        from dixenv.replay import make_record, save_record
+
+        save_record(make_record(game, options, deal_seed, specs, actions or [], scores, agent_seeds=list(seeds), game_id=game_id),
+                    Path(record_dir) / f"{game}_{game_id:06d}.json")
     return {
         "game_id": game_id,
         "base": base,
@@ -174,10 +188,11 @@ def play_game(game: str, options: dict[str, Any], task: Task, env: Any | None = 
     }
 
 
-def _play_chunk(args: tuple[str, dict[str, Any], list[Task]]) -> list[dict[str, Any]]:
-    """Worker entry point: play a list of tasks in this process."""
-    game, options, tasks = args
-    return [play_game(game, options, t) for t in tasks]
+def _play_chunk(args: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Worker entry point: play a list of tasks in this process (a 4th item: the records' folder)."""
+    game, options, tasks = args[:3]
+    record_dir = args[3] if len(args) > 3 else None
+    return [play_game(game, options, t, record_dir=record_dir) for t in tasks]
 
 
 def run_tasks(
@@ -187,8 +202,11 @@ def run_tasks(
     workers: int | None = None,
     progress: bool = False,
     start_method: str | None = None,
+    record_dir: str | Path | None = None,
 ) -> list[dict[str, Any]]:
     """Play every task, in ``workers`` processes (1: in this process), records sorted by game id.
+
+    With ``record_dir``, every game is also written there as a game record (``play_game``).
 
     Worker processes start with ``spawn`` unless ``start_method`` says otherwise (fork hangs with
     agents that use torch once the parent process has used it).
@@ -199,11 +217,12 @@ def run_tasks(
     try:
         if workers == 1 or len(tasks) <= 1:
             for t in tasks:
-                records.append(play_game(game, options, t))
+                records.append(play_game(game, options, t, record_dir=record_dir))
                 bar.update(1)
         else:
             size = max(1, min(64, math.ceil(len(tasks) / (workers * 8))))
-            chunks = [(game, options, tasks[i : i + size]) for i in range(0, len(tasks), size)]
+            chunks = [(game, options, tasks[i : i + size]) + ((str(record_dir),) if record_dir is not None else ())
+                      for i in range(0, len(tasks), size)]
             # spawn by default: a forked worker inherits the parent's torch/OpenMP thread pools in a
             # broken state and hangs at its first tensor operation when the parent already ran
             # one (a policy agent is built in the parent to check it, before the pool starts).
@@ -498,10 +517,14 @@ def run_tournament(
     seed: int = 0,
     progress: bool = False,
     start_method: str | None = None,
+    record_dir: str | Path | None = None,
 ) -> Results:
-    """Play ``agent_names`` (one per agent seat) against each other; games rounded up to whole rotations."""
+    """Play ``agent_names`` (one per agent seat) against each other; games rounded up to whole rotations.
+
+    ``record_dir``: write every game there as a game record too (``dixenv.replay``).
+    """
     game, options, _ = _check_setup(game, agent_names, options or {})
     tasks = tournament_tasks(list(agent_names), num_games, seed)
     t0 = time.perf_counter()
-    records = run_tasks(game, options, tasks, workers, progress, start_method)
+    records = run_tasks(game, options, tasks, workers, progress, start_method, record_dir=record_dir)
     return Results(game, list(agent_names), options, seed, records, time.perf_counter() - t0)
