@@ -345,17 +345,18 @@ class GameSession(Session):
         self._step(action)
         return action
 
-    def moves_for(self, viewer: int | None) -> dict[str, Any]:
+    def moves_for(self, viewer: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
         """The legal moves of ``viewer`` when it is their turn (and which cards they concern)."""
         seat = self.current_seat()
         if viewer is None or seat != viewer or viewer not in self.persons:
             return {"moves": [], "cards": {}}
-        return legal_moves(self.env)
+        return legal_moves(self.env, table)
 
     def view(self, viewer: int | None, since: int = 0) -> dict[str, Any]:
         env = self.env
         events = env.unwrapped.events or []
         since = max(0, min(int(since), len(events)))
+        table = table_view(env, viewer)
         return {
             "id": self.id,
             "kind": "game",
@@ -367,8 +368,8 @@ class GameSession(Session):
             "viewer": viewer,
             "to_play": self.current_seat(),
             "over": self.over,
-            "table": table_view(env, viewer),
-            **self.moves_for(viewer),
+            "table": table,
+            **self.moves_for(viewer, table),
             "events": _events(env, viewer, since),
             "events_total": len(events),
             "moves_made": len(self.moves),
@@ -382,9 +383,23 @@ class GameSession(Session):
         return make_record(self.game, self.options, self.seed, self.seats, self.moves, scores)
 
 
-def legal_moves(env: Any) -> dict[str, Any]:
+def _leaves(x: Any, out: set[str]) -> set[str]:
+    """Every number and string inside a view, as text (which card tokens the page can show)."""
+    if isinstance(x, dict):
+        for v in x.values():
+            _leaves(v, out)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            _leaves(v, out)
+    elif isinstance(x, (str, int)) and not isinstance(x, bool):
+        out.add(str(x))
+    return out
+
+
+def legal_moves(env: Any, table: dict[str, Any] | None = None) -> dict[str, Any]:
     """Legal moves as [{action, text}], and per card token (the last word of a move: ``TH``, ``3``)
-    what clicking it does: its legal moves, or the move it would be and the engine's reason why not."""
+    what clicking it does: its legal moves, or the move it would be and the engine's reason why not.
+    With ``table`` (the seat's view), only tokens the view shows get a reason (and rack slots)."""
     u = env.unwrapped
     state = u.state
     legal = [int(a) for a in state.legal_actions()]
@@ -393,8 +408,11 @@ def legal_moves(env: Any) -> dict[str, Any]:
     by_token = _token_index(u)
     cards: dict[str, Any] = {}
     legal_set = set(legal)
+    shown = _leaves(table, set()) | {str(k) for k in range(1, 11)} if table is not None else None
     for token, actions in by_token.items():
         ok = [a for a in actions if a in legal_set]
+        if shown is not None and not ok and token not in shown:
+            continue
         if ok:
             cards[token] = {"legal": True, "actions": ok}
             continue
