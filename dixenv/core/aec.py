@@ -25,6 +25,9 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 RENDER_FPS = 2
 #: Caption lines of a picture: the latest events of the move log, when the env records one.
 CAPTION_EVENTS = 2
+#: Legal lists shorter than this are written into the mask one entry at a time, longer ones by one
+#: fancy assignment (its list conversion costs about as much as 20 single writes; measured).
+MASK_LOOP_MAX = 20
 
 
 def as_action(action: Any, legal_names: Any) -> int:
@@ -106,6 +109,8 @@ class CardGameEnv(AECEnv):
         self.render_viewer = render_viewer
         self._num_actions = self.game.num_actions(self.config)
         self._observer = self.game.make_observer(self.config)
+        # An observer may give a new array in one pass (``observation``) instead of set_from and a copy.
+        self._observe_new = getattr(self._observer, "observation", None) is not None
         self.possible_agents = [f"player_{s}" for s in self.game.agent_seats(self.config)]
         self._seat_of = {a: int(a.split("_")[1]) for a in self.possible_agents}
         self._agent_of = {s: a for a, s in self._seat_of.items()}
@@ -175,22 +180,37 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = as_action(action, self._legal_names)
+        if type(action) is not int:  # a plain int is already an action id (as_action costs ~0.5 µs)
+            action = as_action(action, self._legal_names)
+        self._step(agent, action)
+
+    def _step(self, agent: str, action: int) -> None:
+        """Play int ``action`` for ``agent``, the live agent to act, then the forced moves; set rewards and the next agent."""
         self.state.apply_action(action)  # raises ValueError naming the legal actions, changing nothing
         self._cumulative_rewards[agent] = 0.0
-        self._play_forced()
-        self._after_move()
-        self._accumulate_rewards()
+        if self.auto_forced:
+            play_forced(self.state, self.events)
+        if self._after_move():
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
-        self._observer.set_from(self.state, seat)
+        seat, state = self._seat_of[agent], self.state
+        if self._observe_new:
+            observation = self._observer.observation(state, seat)
+        else:
+            self._observer.set_from(state, seat)
+            observation = self._observer.tensor.copy()
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if self.state.current_player() == seat:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": self._observer.tensor.copy(), "action_mask": mask}
+        if state.current_player() == seat:
+            legal = state.legal_actions()
+            if len(legal) < MASK_LOOP_MAX:  # one numpy scalar write each beats converting a short list
+                for a in legal:
+                    mask[a] = 1
+            else:
+                mask[legal] = 1
+        return {"observation": observation, "action_mask": mask}
 
     @property
     def render_viewer(self) -> int | str:
@@ -243,11 +263,17 @@ class CardGameEnv(AECEnv):
         if self.auto_forced:
             play_forced(self.state, self.events)
 
-    def _after_move(self) -> None:
-        """Set rewards, terminations/truncations and the next agent from the engine's state."""
+    def _after_move(self) -> bool:
+        """Set rewards, terminations/truncations and the next agent from the engine's state.
+
+        False when every reward is 0.0 and so is every cumulative reward (reward="win" before the
+        end: nothing is paid before it, and a step sets the actor's to 0.0), so that adding the
+        rewards to the cumulative rewards would change nothing.
+        """
         state = self.state
         rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_mode in ("points", "margin"):  # paid as the scores change
+        paid = self.reward_mode != "win"
+        if paid:  # "points", "margin": paid as the scores change
             scores, teams = state.scores(), state.teams()
             now = score_values(self.reward_mode, scores, teams)
             before = score_values(self.reward_mode, self._last_scores, teams)
@@ -260,12 +286,20 @@ class CardGameEnv(AECEnv):
                 result = win_rewards(state.ranking_keys(), state.teams())
                 for a in self.agents:
                     rewards[a] = result[self._seat_of[a]]
+                paid = True
             self.terminations = dict.fromkeys(self.agents, True)
         elif state.is_truncated():
             self.truncations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self._agent_of[state.current_player()]
         self.rewards = rewards
+        return paid
+
+    def _accumulate_rewards(self) -> None:
+        """Add ``rewards`` to ``_cumulative_rewards`` (PettingZoo's, with one attribute lookup)."""
+        cumulative = self._cumulative_rewards
+        for agent, reward in self.rewards.items():
+            cumulative[agent] += reward
 
 
 def _forward(name: str) -> property:
@@ -305,6 +339,16 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.error_observe_before_reset()
         return self._raw.observe(agent)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``, reading the raw env directly (no property per field)."""
+        if not self._has_reset:
+            return super().last(observe)  # raises as before: agent_selection is read before reset
+        raw = self._raw
+        agent = raw.agent_selection
+        assert agent is not None
+        observation = raw.observe(agent) if observe else None
+        return observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent], raw.infos[agent]
+
     def step(self, action: Any) -> None:
         raw = self._raw
         if not self._has_reset:
@@ -334,7 +378,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
             raw._accumulate_rewards()
             raw._deads_step_first()
         else:
-            raw.step(action)
+            raw._step(agent, action)  # the checks raw.step would make again are made
 
     @property
     def render_viewer(self) -> int | str:

@@ -84,23 +84,212 @@ def _tables(config: LeDixConfig) -> tuple:
     return off, b, len(config.deals) - 1, rows, seat_index, suits_of
 
 
+#: The per-seat pieces: one row per relative seat, or one entry per relative seat.
+_ROW_PIECES = ("bids", "tricks_won", "trick", "last_trick", "played_by", "void",
+               "prev_bids", "prev_tricks_won", "prev_played_by", "prev_last_trick")
+_SEAT_PIECES = ("dealer", "trick_leader", "last_trick_leader", "scores", "prev_last_trick_leader")
+#: The pieces that change at almost every move: written after the gather, straight from the state.
+_DIRECT_PIECES = ("hand", "trick", "trick_leader")
+
+
+@lru_cache(maxsize=64)
+def _gathers(config: LeDixConfig) -> tuple[int, int, tuple]:
+    """The table of ``LeDixObserver.set_from`` for a config, and how each seat's observation is gathered from it.
+
+    The table is the layout with seats absolute (seat s in row or entry s of each per-seat piece,
+    as seat 0 sees them), then the dealer's discard and one 0. Returns its size, the offset of the
+    discard, and per observing seat two index arrays: ``observation = table[gather]`` when that
+    seat is not the dealer (own_discard gathers the 0) and when it is. The ``_DIRECT_PIECES``
+    gather the 0. Shared by the config's observers: read only.
+    """
+    n = config.num_players
+    layout = make_layout(config)
+    size = layout.size
+    discard_at = size
+    zero_at = discard_at + NUM_CARDS
+    gathers = []
+    for seat in range(n):
+        g = np.arange(size, dtype=np.intp)
+        for p in layout.pieces:
+            start = layout.slices[p.name].start
+            if p.name in _DIRECT_PIECES:
+                g[layout.slices[p.name]] = zero_at
+            elif p.name in _ROW_PIECES or p.name in _SEAT_PIECES:
+                width = p.size // n
+                for s in range(n):
+                    r = (s - seat) % n
+                    g[start + r * width : start + (r + 1) * width] = np.arange(start + s * width, start + (s + 1) * width)
+        not_dealer, dealer = g, g.copy()
+        not_dealer[layout.slices["own_discard"]] = zero_at
+        dealer[layout.slices["own_discard"]] = np.arange(discard_at, discard_at + NUM_CARDS)
+        not_dealer.flags.writeable = dealer.flags.writeable = False
+        gathers.append((not_dealer, dealer))
+    return zero_at + 1, discard_at, tuple(gathers)
+
+
+#: A value no state holds: a new table writes every group at its first update.
+_UNSET = object()
+
+
+class _Table:
+    """What ``LeDixObserver.set_from`` last wrote, seats absolute: a buffer, and per group the state values it holds and its ones.
+
+    Invariant: each group's entries of ``buf`` are exactly what its kept values give (none for
+    ``_UNSET``), and the groups write disjoint entries, so a group is rewritten alone by clearing
+    its old ones and writing its new ones. Values are kept as copies and compared by value (but the
+    immutable ``DealSummary``, by identity), so any state may follow any other.
+    """
+
+    __slots__ = ("buf", "w", "gather", "discard_at", "head", "head_ones", "bids", "bid_ones", "last", "won",
+                 "last_ones", "played", "by", "voids", "void_ones", "scores", "prev", "prev_ones")
+
+    def __init__(self, config: LeDixConfig):
+        size, self.discard_at, self.gather = _gathers(config)
+        self.buf = np.zeros(size, dtype=np.float32)
+        self.w = memoryview(self.buf)  # one entry written through it costs half a numpy scalar write
+        self.head = self.bids = self.last = self.won = self.voids = self.scores = _UNSET
+        self.head_ones, self.bid_ones, self.last_ones, self.void_ones = [], [], [], []
+        self.played, self.by = [], []  # the plays written: copies of the state's played and played_by
+        self.prev, self.prev_ones = None, []  # no previous deal: no ones
+
+
 class LeDixObserver:
-    """Fills a preallocated tensor with what a seat may know (``set_from``)."""
+    """Fills a preallocated tensor with what a seat may know (``set_from``).
+
+    ``set_from`` is incremental. It keeps a table of the last state it saw with seats absolute, so
+    one table serves every seat (``_Table``); a call rewrites only the groups of pieces whose state
+    values changed (a deal's new plays are appended), gathers the seat's observation from the
+    table (``_gathers``), then writes the pieces that change at almost every move (the hand and the
+    trick) from the state. ``set_from_full`` writes every piece from the state. For states with the
+    engine's cards (0..51) and seats (0..n-1) both write the same tensor, bit for bit
+    (tests/games/le_dix/test_observation_incremental.py).
+    """
 
     def __init__(self, config: LeDixConfig):
         self.config = config
         self.layout = make_layout(config)
         self.tensor = self.layout.tensor
         self._off, self._b, self._last_deal, self._rows, self._seat_index, self._suits_of = _tables(config)
-        # Per seat, the previous deal whose block was last encoded and that block's flat indices:
-        # a DealSummary is immutable, so the indices hold as long as it is the same object.
-        self._prev_cache: list[tuple[DealSummary | None, np.ndarray | None]] = [(None, None)] * config.num_players
+        self._n = config.num_players
+        self._table: _Table | None = None  # made at the first set_from
+
+    # A copy (``copy.deepcopy``, ``pickle``) starts with no table (a memoryview does not pickle,
+    # and a shallow copy must not share it): its first ``set_from`` writes everything.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_table"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._table = None
 
     def set_from(self, state: LeDixState, seat: int) -> None:
-        """Write what ``seat`` may know of ``state`` into ``self.tensor``."""
-        # Hot path: the flat indices of every 1 are gathered in one list (``map`` over the cards,
-        # row starts precomputed per seat) and written by one fancy assignment; per-entry numpy
-        # writes cost several times as much (measured). The scores are the only other values.
+        """Write what ``seat`` may know of ``state`` into ``self.tensor`` (rewriting only what changed since the last call)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            self.set_from_full(state, seat)  # numpy ints, bools, bad seats: the plain path and its errors
+        else:
+            self.tensor[:] = self.observation(state, seat)
+
+    def observation(self, state: LeDixState, seat: int) -> np.ndarray:
+        """What ``seat`` may know of ``state`` as a new array: ``set_from`` then ``tensor.copy()``, in one pass (``tensor`` may keep its value)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            self.set_from_full(state, seat)
+            return self.tensor.copy()
+        t = self._table or self._new_table()
+        try:
+            self._update_groups(t, state)
+        except BaseException:
+            self._table = None  # a half-updated table no longer matches the values it keeps
+            raise
+        # mode="clip" skips the bounds checks: every index is in range.
+        obs = t.buf.take(t.gather[seat][1 if seat == state.dealer else 0], mode="clip")
+        # The _DIRECT_PIECES, gathered as 0: the seat's hand, the current trick and its leader.
+        o = self._off["hand"]
+        for c in state.hands[seat]:
+            obs[o + c] = 1.0
+        row = self._rows["trick"][seat]
+        for s, c in state.trick:
+            obs[row[s] + c] = 1.0
+        obs[self._seat_index["trick_leader"][seat][state.leader]] = 1.0
+        return obs
+
+    def _new_table(self) -> _Table:
+        """A new, all-0 table (it keeps no values yet)."""
+        self._table = _Table(self.config)
+        return self._table
+
+    def _update_groups(self, t: _Table, state: LeDixState) -> None:
+        """Bring table ``t`` up to ``state``: each group whose values changed clears its old ones and writes its new."""
+        w, rows, at = t.w, self._rows, self._seat_index  # the rows and entries seat 0 sees: absolute
+        head = (state.trump_card, state.trump_suit, state.dealer_took, state.dealer_discard, state.dealer,
+                state.phase, state.deal_index, state.hand_size)
+        if head != t.head:  # changes once a deal and at each change of phase
+            t.head_ones = _swap(w, t.head_ones, self._head_ones(t, state))
+            t.head = head
+        bids = state.bids
+        if bids != t.bids:
+            t.bid_ones = _swap(w, t.bid_ones, [r + bid for r, bid in zip(rows["bids"][0], bids) if bid is not None])
+            t.bids = bids[:]
+        last, won = state.last_trick, state.tricks_won
+        if last != t.last or won != t.won:  # both change when a trick ends
+            row = rows["last_trick"][0]
+            ones = [row[s] + c for s, c in last]
+            if last:
+                ones.append(at["last_trick_leader"][0][last[0][0]])
+            ones.extend(map(add, rows["tricks_won"][0], won))
+            t.last_ones = _swap(w, t.last_ones, ones)
+            t.last, t.won = last[:], won[:]
+        played, by = state.played, state.played_by
+        if played != t.played or by != t.by:
+            o, row, k = self._off["played"], rows["played_by"][0], len(t.played)
+            if len(t.by) != k or played[:k] != t.played or by[:k] != t.by:
+                # Not the plays written with more after them (another deal or state): clear them all.
+                for c in t.played:
+                    w[o + c] = 0.0
+                for s, c in zip(t.by, t.played):
+                    w[row[s] + c] = 0.0
+                t.played, t.by, k = [], [], 0
+            # The new plays: their cards, and their (seat, card) pairs as ``zip`` pairs them in set_from_full.
+            for c in played[k:]:
+                w[o + c] = 1.0
+            for s, c in zip(by[k:], played[k:]):
+                w[row[s] + c] = 1.0
+            t.played += played[k:]
+            t.by += by[k:]
+        voids = state.voids
+        if voids != t.voids:
+            row, suits_of, ones = rows["void"][0], self._suits_of, []
+            for s, bits in enumerate(voids):
+                if bits:
+                    ones.extend(map(row[s].__add__, suits_of[bits]))
+            t.void_ones = _swap(w, t.void_ones, ones)
+            t.voids = voids[:]
+        scores = state.total_scores
+        if scores != t.scores:  # once a deal; written as set_from_full writes them
+            t.buf[at["scores"][0]] = [score / 100.0 for score in scores]
+            t.scores = scores[:]
+        prev = state.prev
+        if prev is not t.prev:  # a DealSummary is immutable: the same object, the same ones
+            t.prev_ones = _swap(w, t.prev_ones, [] if prev is None else self._prev_indices(prev, 0).tolist())
+            t.prev = prev
+
+    def _head_ones(self, t: _Table, state: LeDixState) -> list[int]:
+        """The table's ones set once a deal or phase: trump, the dealer's take and discard, dealer, phase, deal, hand size."""
+        off = self._off
+        ones = [off["trump_card"] + state.trump_card, off["trump_suit"] + state.trump_suit,
+                self._seat_index["dealer"][0][state.dealer], off["deal"] + min(state.deal_index, self._last_deal),
+                off["hand_size"] + state.hand_size]
+        if state.dealer_took:
+            ones.append(off["dealer_took_trump"])
+        if state.dealer_discard is not None:  # gathered into own_discard for the dealer only
+            ones.append(t.discard_at + state.dealer_discard)
+        if state.phase < NUM_PHASES:
+            ones.append(off["phase"] + state.phase)
+        return ones
+
+    def set_from_full(self, state: LeDixState, seat: int) -> None:
+        """Write what ``seat`` may know of ``state`` into ``self.tensor``, every piece (no seat view is read or changed)."""
+        # The indices of every 1 are gathered in one list (``map`` over the cards, row starts
+        # precomputed per seat) and written by one fancy assignment; the scores are the only other values.
         t, off, rows, at = self.tensor, self._off, self._rows, self._seat_index
         t.fill(0.0)
         ones = list(map(off["hand"].__add__, state.hands[seat]))
@@ -133,13 +322,8 @@ class LeDixObserver:
         ones.append(off["hand_size"] + state.hand_size)
         t[np.fromiter(ones, np.intp, len(ones))] = 1.0
         t[at["scores"][seat]] = [score / 100.0 for score in state.total_scores]
-        prev = state.prev
-        if prev is not None:
-            cached, indices = self._prev_cache[seat]
-            if cached is not prev:
-                indices = self._prev_indices(prev, seat)
-                self._prev_cache[seat] = (prev, indices)
-            t[indices] = 1.0
+        if state.prev is not None:
+            t[self._prev_indices(state.prev, seat)] = 1.0
 
     def _prev_indices(self, prev: DealSummary, seat: int) -> np.ndarray:
         """The flat indices of the ones of the previous-deal block, as ``seat`` sees it."""
@@ -156,3 +340,12 @@ class LeDixObserver:
         on += [o + (s - seat) % n * NUM_CARDS + c for s, c in final]
         on.append(off["prev_last_trick_leader"] + (final[0][0] - seat) % n)
         return np.array(on, dtype=np.intp)
+
+
+def _swap(w: memoryview, old: list[int], new: list[int]) -> list[int]:
+    """Clear a group's old ones, set its new ones to 1; return the new."""
+    for i in old:
+        w[i] = 0.0
+    for i in new:
+        w[i] = 1.0
+    return new
