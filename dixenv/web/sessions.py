@@ -31,6 +31,10 @@ from dixenv.web.views import agent_seat_numbers, table_view
 PERSON = "person"
 MAX_SPEC = 200
 MAX_OPTIONS = 20
+#: What one agent may think per move here: a request must not tie up the server (a person waits on it).
+MAX_SEARCH = {"iterations": 2000, "seconds": 5.0, "worlds": 1000}
+#: Any other numeric agent parameter is refused beyond this size.
+MAX_NUMBER = 10**6
 _NAME = re.compile(r"^[a-z][a-z0-9_.-]*$")
 _POLICY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 #: Environment options the page may set besides the game's own.
@@ -150,9 +154,12 @@ def parse_seat(game: str, spec: Any, policy_dir: Path | None) -> tuple[str, dict
         params = parse_key_values(items, what=f"parameter of agent {name!r}")
     except ValueError as exc:
         raise WebError(400, str(exc)) from None
-    for key in params:
+    for key, value in params.items():
         if not key.isidentifier() or key.startswith("_") or key in ("path", "env", "seed"):
             raise WebError(400, f"agent parameter {key!r} is not accepted here")
+        limit = MAX_SEARCH.get(key, MAX_NUMBER)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= limit:
+            raise WebError(400, f"agent parameter {key}={value!r} is too large here; at most {limit:g}")
     if name == "policy":
         params["path"] = str(policy_dir / stem)  # type: ignore[operator]
     return name, params

@@ -187,6 +187,10 @@ def test_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(cli
                  "seats": ["person", "random:path=/tmp/x", "random"]}).encode(), 400, "not accepted"),
     (json.dumps({"game": "le_dix", "options": {"num_players": 3},
                  "seats": ["person", "random:bogus=1", "random"]}).encode(), 400, "bogus"),
+    (json.dumps({"game": "le_dix", "options": {"num_players": 3},
+                 "seats": ["person", "ismcts:iterations=1000000000", "random"]}).encode(), 400, "at most 2000"),
+    (json.dumps({"game": "le_dix", "options": {"num_players": 3},
+                 "seats": ["person", "pimc:seconds=60", "random"]}).encode(), 400, "at most 5"),
     (json.dumps({"game": "le_dix", "seed": -1}).encode(), 400, "seed"),
     (json.dumps([1, 2]).encode(), 400, "JSON object"),
 ])
