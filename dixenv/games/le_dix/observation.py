@@ -129,6 +129,8 @@ def _gathers(config: LeDixConfig) -> tuple[int, int, tuple]:
 
 #: A value no state holds: a new table writes every group at its first update.
 _UNSET = object()
+_NO_ONES = np.zeros(0, dtype=np.intp)  # a group with no ones (read only)
+_NO_ONES.flags.writeable = False
 
 
 class _Table:
@@ -140,17 +142,25 @@ class _Table:
     immutable ``DealSummary``, by identity), so any state may follow any other.
     """
 
-    __slots__ = ("buf", "w", "gather", "discard_at", "head", "head_ones", "bids", "bid_ones", "last", "won",
-                 "last_ones", "played", "by", "voids", "void_ones", "scores", "prev", "prev_ones")
+    __slots__ = ("buf", "w", "gather", "discard_at", "plays_at", "head", "head_ones", "bids", "bid_ones", "last",
+                 "won", "last_ones", "played", "by", "voids", "void_ones", "scores", "prev", "prev_ones")
 
-    def __init__(self, config: LeDixConfig):
+    def __init__(self, layout: Layout, config: LeDixConfig):
         size, self.discard_at, self.gather = _gathers(config)
         self.buf = np.zeros(size, dtype=np.float32)
         self.w = memoryview(self.buf)  # one entry written through it costs half a numpy scalar write
+        # The played and played_by pieces, one after the other: one slice clears them.
+        self.plays_at = slice(layout.slices["played"].start, layout.slices["played_by"].stop)
+        assert layout.slices["played"].stop == layout.slices["played_by"].start
+        self.clear()
+
+    def clear(self) -> None:
+        """All 0, keeping no values: when another deal or game comes, cheaper than clearing group by group."""
+        self.buf.fill(0.0)
         self.head = self.bids = self.last = self.won = self.voids = self.scores = _UNSET
         self.head_ones, self.bid_ones, self.last_ones, self.void_ones = [], [], [], []
         self.played, self.by = [], []  # the plays written: copies of the state's played and played_by
-        self.prev, self.prev_ones = None, []  # no previous deal: no ones
+        self.prev, self.prev_ones = None, _NO_ONES  # no previous deal: no ones
 
 
 class LeDixObserver:
@@ -214,7 +224,7 @@ class LeDixObserver:
 
     def _new_table(self) -> _Table:
         """A new, all-0 table (it keeps no values yet)."""
-        self._table = _Table(self.config)
+        self._table = _Table(self.layout, self.config)
         return self._table
 
     def _update_groups(self, t: _Table, state: LeDixState) -> None:
@@ -223,6 +233,8 @@ class LeDixObserver:
         head = (state.trump_card, state.trump_suit, state.dealer_took, state.dealer_discard, state.dealer,
                 state.phase, state.deal_index, state.hand_size)
         if head != t.head:  # changes once a deal and at each change of phase
+            if t.head is not _UNSET and (head[0] != t.head[0] or head[6] != t.head[6]):
+                t.clear()  # another trump card or deal index: another deal, where most groups change
             t.head_ones = _swap(w, t.head_ones, self._head_ones(t, state))
             t.head = head
         bids = state.bids
@@ -243,10 +255,7 @@ class LeDixObserver:
             o, row, k = self._off["played"], rows["played_by"][0], len(t.played)
             if len(t.by) != k or played[:k] != t.played or by[:k] != t.by:
                 # Not the plays written with more after them (another deal or state): clear them all.
-                for c in t.played:
-                    w[o + c] = 0.0
-                for s, c in zip(t.by, t.played):
-                    w[row[s] + c] = 0.0
+                t.buf[t.plays_at] = 0.0
                 t.played, t.by, k = [], [], 0
             # The new plays: their cards, and their (seat, card) pairs as ``zip`` pairs them in set_from_full.
             for c in played[k:]:
@@ -269,7 +278,9 @@ class LeDixObserver:
             t.scores = scores[:]
         prev = state.prev
         if prev is not t.prev:  # a DealSummary is immutable: the same object, the same ones
-            t.prev_ones = _swap(w, t.prev_ones, [] if prev is None else self._prev_indices(prev, 0).tolist())
+            t.buf[t.prev_ones] = 0.0  # some 40 entries: one numpy assignment beats as many single writes
+            t.prev_ones = _NO_ONES if prev is None else self._prev_indices(prev, 0)
+            t.buf[t.prev_ones] = 1.0
             t.prev = prev
 
     def _head_ones(self, t: _Table, state: LeDixState) -> list[int]:

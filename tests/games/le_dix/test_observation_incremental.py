@@ -241,3 +241,24 @@ def test_an_error_while_updating_drops_the_table_so_the_next_call_is_right():
     for seat in range(3):
         observer.set_from(state, seat)
         _assert_same(observer.tensor, _full(config, state, seat), f"seat {seat} after the error")
+
+
+def test_states_that_differ_only_in_the_previous_deal_observe_like_a_full_write():
+    """The previous-deal block is rewritten when only it changes (the rest of the table stays)."""
+    config = make_config(num_players=3, deals=(2, 2, 2))
+    rng = np.random.default_rng(11)
+    states = []
+    for seed in (12, 13):
+        state = LeDixState(config, np.random.default_rng(seed), {})
+        while state.deal_index < 1:
+            _random_move(state, rng)
+        states.append(state)
+    same_but_prev = states[0].clone()
+    same_but_prev.prev = states[1].prev
+    no_prev = states[0].clone()
+    no_prev.prev = None
+    observer = LeDixObserver(config)
+    for state in [states[0], same_but_prev, states[0], no_prev, same_but_prev, no_prev, states[0]]:
+        for seat in range(3):
+            observer.set_from(state, seat)
+            _assert_same(observer.tensor, _full(config, state, seat), f"seat {seat}")
