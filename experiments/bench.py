@@ -16,7 +16,8 @@ and OpenSpiel's ``oh_hell`` (num_tricks_fixed=10, i.e. one 10-card deal) two way
 as steps) and ``rl_env``, ``open_spiel.python.rl_environment.Environment`` stepping on
 ``time_step.observations["legal_actions"][player]`` (it computes every player's information-state
 tensor each step). Random choice reads precomputed uniform floats (``legal[int(u * len(legal))]``)
-so the rng costs next to nothing; the env modes pay ``np.flatnonzero(mask)`` (~1 µs), as an agent would.
+so the rng costs next to nothing; the env modes pay ``mask.nonzero()[0]`` (~0.2 µs), as ``RandomAgent``
+does (``np.flatnonzero``'s Python wrappers cost ~1.4 µs; OpenSpiel's side reads a ready list).
 
 Each measurement runs ``--rounds`` times, interleaved with the others, and keeps its best round, so
 the ratios hold up when the machine is shared. Then: the le_dix env() / OpenSpiel rl_environment
@@ -155,7 +156,6 @@ def run_raw_env(module: Any, options: dict, seconds: float, u: list[float], seed
     """Random play on ``raw_env()`` with ``observe()`` every step."""
     env = module.raw_env(**options)
     env.reset(seed=seed)
-    flatnonzero = np.flatnonzero
     mask = NUM_UNIFORMS - 1
     steps = games = 0
     start = time.perf_counter()
@@ -168,7 +168,7 @@ def run_raw_env(module: Any, options: dict, seconds: float, u: list[float], seed
                 return steps, games, time.perf_counter() - start
             env.reset()
             continue
-        legal = flatnonzero(env.observe(agent)["action_mask"])
+        legal = env.observe(agent)["action_mask"].nonzero()[0]
         env.step(int(legal[int(u[steps & mask] * len(legal))]))
         steps += 1
         if not steps & 1023 and time.perf_counter() > deadline:
@@ -179,7 +179,6 @@ def run_env(module: Any, options: dict, seconds: float, u: list[float], seed: in
     """Random play on ``env()`` (classic wrappers) with ``last()`` every step."""
     env = module.env(**options)
     env.reset(seed=seed)
-    flatnonzero = np.flatnonzero
     mask = NUM_UNIFORMS - 1
     steps = games = 0
     start = time.perf_counter()
@@ -192,7 +191,7 @@ def run_env(module: Any, options: dict, seconds: float, u: list[float], seed: in
                 return steps, games, time.perf_counter() - start
             env.reset()
             continue
-        legal = flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]
         env.step(int(legal[int(u[steps & mask] * len(legal))]))
         steps += 1
         if not steps & 1023 and time.perf_counter() > deadline:
