@@ -400,6 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--net", type=int, nargs="+", default=[256, 256], help="hidden layer sizes (default 256 256)")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--minibatch", type=int, default=4096, help="rows per gradient step (default 4096)")
+    p.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
+    p.add_argument("--gamma", type=float, default=1.0, help="discount per decision (default 1: one reward, at the end)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-every", type=int, default=0, help="evaluate every this many steps (0: only at the end)")
@@ -416,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     cfg = SelfPlayConfig(game=game_spec(args.game).name, options=parse_key_values(args.option), num_games=args.games,
                          rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
-                         ent_coef=args.ent_coef, snapshot_share=args.snapshot_share)
+                         ent_coef=args.ent_coef, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
+                         epochs=args.epochs, gamma=args.gamma)
     run = SelfPlay(cfg, seed=args.seed)
     others = len(run.table.seats) - 1
     opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others
