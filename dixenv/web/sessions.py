@@ -9,7 +9,8 @@ public method validates its input and changes nothing when it refuses it.
   as ``policy:NAME`` from the configured policy folder (``NAME.npz`` + ``NAME.json``, no pickle).
 * Every person seat gets its own token; a game without persons gets one watch token. A token opens
   only its own session (compared with ``secrets.compare_digest``); a seat token acts and sees only
-  for its seat, a watch token sees from any seat or as a spectator and advances the agents.
+  for its seat (and, once the game is over, as a spectator: everything is public then), a watch
+  token sees from any seat or as a spectator and advances the agents.
 * ``SessionStore.sweep`` frees finished sessions after ``finished_ttl`` seconds and any session
   unused for ``idle_ttl`` seconds; ``max_sessions`` bounds how many live at once.
 """
@@ -238,7 +239,10 @@ class Session:
             if wanted not in agent_seat_numbers(self.env):
                 raise WebError(400, f"viewer {wanted} is not a seat of this table (seats: {agent_seat_numbers(self.env)})")
         if token_seat is not None and wanted != token_seat:
-            raise WebError(403, f"your token sees the table from seat {token_seat} only")
+            if wanted is None and self.over:
+                return None  # the game is over: everything is public, a seat may look as a spectator
+            raise WebError(403, f"your token sees the table from seat {token_seat} only"
+                                + (" until the game is over (then as a spectator too)" if wanted is None else ""))
         return wanted
 
     def seat_name(self, seat: int) -> str:

@@ -93,8 +93,12 @@ def le_dix_view(env: Any, seat: int, p: dict[str, np.ndarray]) -> dict[str, Any]
 
     hand = [CARD_NAMES[c] for c in sorted(np.flatnonzero(p["hand"]), key=lambda c: (c // NUM_RANKS, -(c % NUM_RANKS)))]
     players: list[dict[str, Any]] = [None] * n  # type: ignore[list-item]
+    # Every hand size is public: the cards dealt this deal, less the cards the seat played, and for
+    # the dealer who took the turned-up card one more until the face-down discard (phase "discard").
+    took_pending = phase == 1
     for r in range(n):
         played = int(p["played_by"][r].sum())
+        held = size - played + (1 if took_pending and r == dealer else 0)
         players[absolute(r)] = {
             "seat": absolute(r),
             "score": round(float(p["scores"][r]) * 100),
@@ -103,7 +107,7 @@ def le_dix_view(env: Any, seat: int, p: dict[str, np.ndarray]) -> dict[str, Any]
             "voids": [SUITS[s] for s in np.flatnonzero(p["void"][r])],
             "dealer": r == dealer,
             "hand": hand if r == 0 else None,
-            "hand_count": len(hand) if r == 0 else max(0, size - played),
+            "hand_count": len(hand) if r == 0 else held,
             "discard": CARD_NAMES[_onehot(p["own_discard"])] if r == 0 and p["own_discard"].any() else None,
         }
     trump = _onehot(p["trump_card"])

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
@@ -342,3 +343,93 @@ def test_replay_api_steps_forwards_and_backwards(tmp_path):
         assert c.post("/api/replays", json={"record": {**record, "game": "chess"}}).status_code == 400
         assert c.post("/api/replays", json={"name": "../../etc/passwd"}).status_code == 404
         assert c.post("/api/replays", json={}).status_code == 400
+
+
+@pytest.mark.parametrize("num_players,deals,auto_forced,seed", [
+    (3, (3, 2, 1), False, 0), (4, (2, 3), True, 1), (5, (2, 1, 2), False, 2), (3, (5,), False, 3),
+])
+def test_le_dix_hidden_card_counts_are_exact_at_every_step(num_players, deals, auto_forced, seed):
+    """Every seat's view (and the spectator's) shows each player's true hand size, the dealer's
+    trump take and discard included: hand sizes are public in le_dix."""
+    from dixenv.le_dix_v0 import raw_env
+    from dixenv.web.views import table_view
+
+    env = raw_env(num_players=num_players, deals=deals, auto_forced=auto_forced, record_events=True)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    u = env.unwrapped
+    phases, steps = set(), 0
+    while True:
+        state = u.state
+        truth = [len(h) for h in state.hands]
+        phases.add((state.phase, state.dealer_took))
+        for viewer in [None, *range(num_players)]:
+            players = table_view(env, viewer)["players"]
+            assert [p["hand_count"] for p in players] == truth, (viewer, state.phase, steps)
+            if viewer is not None:  # the seat's own hand, the others as backs only
+                assert len(players[viewer]["hand"]) == truth[viewer]
+                assert all(p["hand"] is None for s, p in enumerate(players) if s != viewer)
+        agent = env.agent_selection
+        if env.terminations.get(agent) or env.truncations.get(agent):
+            break
+        legal = state.legal_actions()
+        take = [a for a in legal if u.action_to_string(a) == "take trump"]
+        action = take[0] if take and state.deal_index % 3 != 2 else legal[int(rng.integers(len(legal)))]  # mostly taken
+        env.step(action)
+        steps += 1
+    assert state.is_terminal() and steps > 10
+    assert (1, True) in phases  # a dealer held the turned-up card before discarding: one card more than dealt
+
+
+def test_a_seat_token_may_look_as_a_spectator_once_the_game_is_over(client):
+    from dixenv.web.views import table_view
+
+    info = start(client, "le_dix", {"num_players": 3, "deals": [2]}, ["person", "person", "random"], seed=8)
+    gid = info["id"]
+    tokens = {int(s): t for s, t in info["tokens"].items()}
+    # before the end: a seat token sees its own seat only
+    for seat, token in tokens.items():
+        r = client.get(f"/api/games/{gid}?viewer=spectator", headers=bearer(token))
+        assert r.status_code == 403 and "until the game is over" in r.json()["error"]
+        assert client.get(f"/api/games/{gid}?viewer={1 - seat}", headers=bearer(token)).status_code == 403
+    view = info["view"]
+    while not view["over"]:  # both persons play their own seats, each with their own token
+        seat = view["to_play"]
+        mine = client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+        assert mine["viewer"] == seat and mine["moves"]
+        r = client.post(f"/api/games/{gid}/moves", json={"action": mine["moves"][0]["action"]}, headers=bearer(tokens[seat]))
+        assert r.status_code == 200, r.text
+        view = r.json()
+        r = client.get(f"/api/games/{gid}?viewer=spectator", headers=bearer(tokens[1 - seat]))
+        assert r.status_code == (200 if view["over"] else 403)
+    # after the end: the spectator's view for either seat's token, the same as a watcher's
+    session = client.app.state.store.sessions[gid]
+    for seat, token in tokens.items():
+        r = client.get(f"/api/games/{gid}?viewer=spectator", headers=bearer(token))
+        assert r.status_code == 200, r.text
+        spectator = r.json()
+        assert spectator["viewer"] is None and spectator["over"] and spectator["moves"] == []
+        assert spectator["table"] == table_view(session.env, None)
+        assert spectator["summary"]["scores"] == [float(s) for s in session.env.unwrapped.scores()]
+        # still no other seat's view, and no moves
+        assert client.get(f"/api/games/{gid}?viewer={1 - seat}", headers=bearer(token)).status_code == 403
+        assert client.post(f"/api/games/{gid}/moves", json={"action": 0}, headers=bearer(token)).status_code == 409
+
+
+def test_dix_deck_spec_is_not_accepted_by_the_api(client):
+    """deck_spec (another box of cards, a nested object) is Python-only: not offered, refused by the API."""
+    games = {g["name"]: g for g in client.get("/api/catalog").json()["games"]}
+    assert "deck_spec" not in {o["name"] for o in games["dix"]["options"]}
+    store = client.app.state.store
+    before = len(store)
+    for spec in ({"B1": 3, "B2": 3}, None, "standard"):
+        r = client.post("/api/games", json={"game": "dix", "options": {"num_players": 3, "deck_spec": spec},
+                                            "seats": ["person", "random", "random"]})
+        assert r.status_code == 400 and "unknown option(s) 'deck_spec'" in r.json()["error"], r.text
+    assert len(store) == before
+    # a record naming it is refused too
+    info = start(client, "dix", {"num_players": 3}, ["random", "random", "random"])
+    record = client.get(f"/api/games/{info['id']}/record", headers=bearer(info["token"])).json()
+    record["options"]["deck_spec"] = {"B1": 3}
+    r = client.post("/api/replays", json={"record": record})
+    assert r.status_code == 400 and "deck_spec" in r.json()["error"]

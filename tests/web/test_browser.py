@@ -14,6 +14,7 @@ these pictures.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import threading
@@ -267,3 +268,89 @@ def test_a_game_link_opens_the_running_game(page, server):
     page.goto(base + "/#/")
     page.goto(bad)
     page.wait_for_function("document.querySelector('#message').textContent.includes('token')")
+
+
+def seat_page_shows_only_its_own_cards(page, session, seat):
+    """The seat's page right now: its own hand as the engine holds it, every other hand as backs only
+    (as many as that player holds), and no card of another hand anywhere on the page or in this deal's log."""
+    from dixenv.games.le_dix.cards import card_name
+
+    state = session.env.unwrapped.state
+    hands = [[card_name(c) for c in h] for h in state.hands]
+    mine = page.locator("#table .hand.mine .card").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(mine) == sorted(hands[seat])
+    shown = set(page.locator("#table [data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
+    # the log of this deal (an earlier deal's cards are dealt again)
+    log = page.locator("#log li").evaluate_all(
+        "els => { const t = els.map(e => e.textContent); const k = t.findLastIndex(x => x.startsWith('deal ')); return t.slice(k).join('\\n'); }")
+    public = {card_name(state.trump_card)}  # turned up for all; in the dealer's hand if taken
+    for s, hand in enumerate(hands):
+        if s == seat:
+            continue
+        assert page.locator(f'#table .player[data-seat="{s}"] .card.back').count() == len(hand), (s, hand)
+        assert page.locator(f'#table .player[data-seat="{s}"] .card:not(.back)').count() == 0
+        for c in set(hand) - public:
+            assert c not in shown and not re.search(rf"\b{c}\b", log), (seat, s, c)
+
+
+def caught_up(page, session):
+    """Wait until a waiting seat's page (it polls) shows every event of the game so far."""
+    n = len(session.env.unwrapped.events)
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {n} && document.body.dataset.busy === '0'")
+
+
+def test_two_persons_each_play_their_own_seat_from_their_own_page(page, browser, server):
+    app, base = server
+    new_game(page, base, "le_dix", {"num_players": "3", "deals": "[3, 2]"}, ["person", "person", "random"], seed=12)
+    session = session_of(app, page)
+    tokens = {seat: token for token, seat in session.tokens.items()}
+    # one link per person seat, each with that seat's token in the fragment
+    page.wait_for_selector("#seat-links:not([hidden])")
+    links = page.locator("#seat-links a")
+    assert links.count() == 2
+    for seat in (0, 1):
+        href = page.get_attribute(f'#seat-links a[data-seat="{seat}"]', "href")
+        assert href.startswith(f"#/game/{session.id}?") and f"token={tokens[seat]}" in href
+    assert "this tab" in page.text_content('#seat-links a[data-seat="0"]')
+    other = browser.new_context(viewport={"width": 1280, "height": 860}, bypass_csp=True)
+    errors: list[str] = []
+    try:
+        page1 = other.new_page()
+        page1.on("pageerror", lambda e: errors.append(str(e)))
+        page1.set_default_timeout(20_000)
+        page1.goto(page.eval_on_selector('#seat-links a[data-seat="1"]', "a => a.href"))
+        page1.wait_for_selector("#table .info")
+        pages = {0: page, 1: page1}
+        for seat, pg in pages.items():
+            assert pg.get_attribute("#table .player.me", "data-seat") == str(seat)
+            assert pg.eval_on_selector("#viewer", "s => s.disabled && [...s.options].map(o => o.value).join()") == str(seat)
+        assert page1.is_hidden("#seat-links")  # the other person's page holds only their own token
+        clicks, discards_seen = 0, 0
+        while not session.over:
+            seat = session.current_seat()
+            assert seat in pages, "an agent's turn after a person's move"
+            pg = pages[seat]
+            pg.wait_for_function("document.querySelectorAll('#moves button').length > 0")  # its poll brings its turn
+            assert pages[1 - seat].locator("#moves button").count() == 0  # the other person waits
+            assert click_once(pg, prefer_cards=clicks % 2 == 0)
+            clicks += 1
+            assert clicks < 300
+            seat_page_shows_only_its_own_cards(pg, session, seat)
+            state = session.env.unwrapped.state
+            if state.phase == 1 or clicks % 6 == 0:  # a dealer holds one card more until the discard: seen by the other too
+                caught_up(pages[1 - seat], session)
+                seat_page_shows_only_its_own_cards(pages[1 - seat], session, 1 - seat)
+                discards_seen += state.phase == 1
+        assert discards_seen >= 1, "no person dealer took the turned-up card"
+        engine = [float(s) for s in session.env.unwrapped.scores()]
+        for pg in pages.values():
+            assert page_scores(pg) == engine
+        # the game is over: a seat's page may switch to the spectator's view
+        page1.wait_for_function("!document.querySelector('#viewer').disabled")
+        page1.select_option("#viewer", "spectator")
+        page1.wait_for_function("document.querySelectorAll('#table .player').length === 3 && !document.querySelector('#table .player.me')")
+        assert page1.text_content("#message") == ""
+        assert "viewer=spectator" in page1.get_attribute("#deep-link", "href")
+    finally:
+        other.close()
+    assert not errors, errors

@@ -8,7 +8,9 @@ import { api } from "./api.js";
 import { renderTable, seatName } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-const S = { catalog: null, mode: null, id: null, token: null, viewer: "", since: 0, view: null, timer: null, paused: false, _busy: false,
+// seatLinks: the person seats' tokens of the game this tab started ({id, tokens: {seat: token}}), kept in memory only.
+const S = { catalog: null, mode: null, id: null, token: null, seat: null, viewer: "", since: 0, view: null, timer: null, paused: false, _busy: false,
+  seatLinks: null,
   get busy() { return this._busy; },
   set busy(v) { this._busy = v; document.body.dataset.busy = v ? "1" : "0"; } };  // body[data-busy] lets tests wait
 
@@ -25,6 +27,26 @@ function parseHash() {
   const h = location.hash.replace(/^#/, "") || "/";
   const [path, query] = h.split("?");
   return { parts: path.split("/").filter(Boolean), params: new URLSearchParams(query || "") };
+}
+
+function gameLink(id, token) {
+  return `#/game/${id}?${new URLSearchParams({ token })}`;
+}
+
+// After starting a game with several person seats: one link per seat, each with that seat's token,
+// so each person opens their own seat in another tab (or on another screen of this machine).
+function drawSeatLinks() {
+  const box = $("seat-links");
+  const links = S.seatLinks;
+  box.hidden = !(links && links.id === S.id && S.mode === "play");
+  if (box.hidden) return box.replaceChildren();
+  const items = Object.entries(links.tokens).map(([seat, token]) => {
+    const a = Object.assign(document.createElement("a"), { href: gameLink(links.id, token), target: "_blank", rel: "noopener noreferrer",
+      textContent: `player_${seat}` + (token === S.token ? " (this tab)" : "") });
+    a.dataset.seat = seat;
+    return a;
+  });
+  box.replaceChildren("Each person opens their own seat (the link holds that seat's token; give it only to them):", ...items);
 }
 
 function setLink() {
@@ -156,6 +178,7 @@ async function submitNew(ev) {
   if (game.name === "dix" && !body.options.solo) delete body.options.solo;
   try {
     const info = await api.newGame(body);
+    S.seatLinks = Object.keys(info.tokens).length >= 2 ? { id: info.id, tokens: info.tokens } : null;
     location.hash = `#/game/${info.id}?token=${encodeURIComponent(info.token)}`;
   } catch (e) {
     $("new-error").textContent = e.message;
@@ -169,13 +192,14 @@ function fillViewers(view) {
   const sel = $("viewer");
   const seats = view.table.players.map((p) => p.seat).filter((s) => !(view.table.players[s] && view.table.players[s].alix));
   const own = view.kind === "game" && view.persons.length > 0;
-  const wanted = own ? [String(view.viewer)] : ["spectator", ...seats.map(String)];
+  // a person's token sees their own seat; once the game is over, everything (the spectator) too
+  const wanted = own ? [String(S.seat), ...(view.over ? ["spectator"] : [])] : ["spectator", ...seats.map(String)];
   const now = [...sel.options].map((o) => o.value);
   if (now.join() !== wanted.join()) {
     sel.replaceChildren(...wanted.map((v) => new Option(v === "spectator" ? "spectator (everything)" : `player_${v}`, v)));
   }
   sel.value = view.viewer === null ? "spectator" : String(view.viewer);
-  sel.disabled = own;
+  sel.disabled = own && !view.over;
 }
 
 function addEvents(events, reset) {
@@ -326,9 +350,12 @@ async function openGame(id, params) {
   S.paused = false;
   $("message").textContent = "";
   $("replay-controls").hidden = true;
+  $("seat-links").hidden = true;
   try {
     const view = await api.game(id, S.token, S.viewer, 0);
     S.mode = view.persons.length ? "play" : "watch";
+    S.seat = S.mode !== "play" ? null : S.viewer === "" ? view.viewer : (await api.game(id, S.token, "", 0)).viewer;  // the token's seat
+    drawSeatLinks();
     if (S.mode === "watch" && S.viewer === "") S.viewer = "spectator";
     $("watch-controls").hidden = S.mode !== "watch";
     $("play-pause").textContent = "Pause";
@@ -371,6 +398,7 @@ async function openReplay(id, params) {
   S.viewer = params.get("viewer") ?? "spectator";
   $("watch-controls").hidden = true;
   $("replay-controls").hidden = false;
+  $("seat-links").hidden = true;
   $("message").textContent = "";
   await gotoPos(Number(params.get("pos") || 0));
 }
