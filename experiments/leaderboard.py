@@ -70,8 +70,9 @@ def _table_size(rating: Rating) -> int:
     return len(rating.records[0]["specs"]) if rating.records else 1
 
 
-def write_page(game: str, block: str, page: Path = PAGE) -> Path:
-    """Put ``block`` between the game's markers on the leaderboard page (added at the end if absent)."""
+def write_page(game: str, block: str, page: Path | None = None) -> Path:
+    """Put ``block`` between the game's markers on the leaderboard page (``PAGE`` by default; added at the end if absent)."""
+    page = PAGE if page is None else page
     text = page.read_text() if page.exists() else "# Leaderboards\n"
     start, end = f"<!-- leaderboard: {game} -->", f"<!-- end leaderboard: {game} -->"
     pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seconds": rating.seconds, "ratings": rating.ratings, "command": command, "date": date}
     out.write_text(json.dumps(to_jsonable(data), indent=2) + "\n")
     if args.write_docs:
-        write_page(args.game, block, PAGE)
+        write_page(args.game, block)
     return 0
 
 

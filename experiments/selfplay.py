@@ -36,7 +36,6 @@ from typing import Any, Sequence
 import numpy as np
 
 from dixenv.core.options import ENV_OPTIONS
-from dixenv.core.rewards import win_rewards
 from dixenv.games import game_spec
 
 
@@ -100,20 +99,9 @@ class Table:
 
     def results(self, slots: np.ndarray) -> np.ndarray:
         """(len(slots), num_players) game results (``win_rewards``) of games that ended."""
-        batch = self.batch
-        keys = batch.ranking_keys(slots=slots).tolist() if hasattr(batch, "ranking_keys") else None
-        scores = batch.scores()[slots].tolist()
-        out = np.zeros((len(slots), self.num_players))
-        for j in range(len(slots)):
-            if keys is not None:
-                ranking = [tuple(x) for x in keys[j]]
-            elif self.teams is None:
-                ranking = [(s,) for s in scores[j]]
-            else:  # a team's members share their team's points
-                totals = {t: sum(s for s, u in zip(scores[j], self.teams) if u == t) for t in set(self.teams)}
-                ranking = [(totals[t],) for t in self.teams]
-            out[j] = win_rewards(ranking, self.teams)
-        return out
+        from dixenv.compiled.vector import game_results
+
+        return np.array(game_results(self.batch, slots, self.teams), dtype=np.float64).reshape(len(slots), self.num_players)
 
     def redeal(self, slots: np.ndarray) -> None:
         """A new game in each of ``slots`` (each slot's generator deals on)."""

@@ -258,12 +258,8 @@ class CompiledGames:
             going = slots[~over]
             truncated[going] = batch.truncated()[going]
         if mode == "win" and ended.size:
-            # the batch's ranking keys where the game has tie-breaks (dix), else from points
-            keys = batch.ranking_keys(slots=ended).tolist() if hasattr(batch, "ranking_keys") else None
-            scores = batch.scores()[ended].tolist()
-            for j, g in enumerate(ended.tolist()):
-                ranking = [tuple(k) for k in keys[j]] if keys is not None else _ranking_keys(scores[j], self.teams)
-                rewards[g] = win_rewards(ranking, self.teams)[self.learner]
+            for g, result in zip(ended.tolist(), game_results(batch, ended, self.teams)):
+                rewards[g] = result[self.learner]
 
     def _value(self, scores: np.ndarray) -> np.ndarray:
         """The learner's ``score_values`` (``"points"`` or ``"margin"``) in each row of ``scores`` (games x seats)."""
@@ -295,6 +291,19 @@ def _policy_actions(policy: Any, observations: np.ndarray, masks: np.ndarray, sl
         raise ValueError(f"{policy!r}.act_batch chose action {int(actions[j])} in game {int(slots[j])}, which is not "
                          f"legal there; legal actions: {np.flatnonzero(masks[j]).tolist()}")
     return actions.astype(np.int64)
+
+
+def game_results(batch: Any, slots: np.ndarray, teams: list[int] | None) -> list[list[float]]:
+    """``win_rewards`` per seat of each game of ``slots`` that ended: ranked by the batch's keys where
+    the game has tie-breaks (dix), else by points (with teams, the team's total).
+
+    A Python loop over the games: about 3 µs a game, where numpy on the one or two games that end
+    in a step costs about 25 µs (measured; the vector env pays it in its step).
+    """
+    keys = batch.ranking_keys(slots=slots).tolist() if hasattr(batch, "ranking_keys") else None
+    scores = batch.scores()[slots].tolist() if keys is None else None
+    return [win_rewards([tuple(k) for k in keys[j]] if keys is not None else _ranking_keys(scores[j], teams), teams)
+            for j in range(len(slots))]
 
 
 def _ranking_keys(scores: list, teams: list[int] | None) -> list[tuple]:
