@@ -62,6 +62,23 @@ class SelfPlayConfig:
     snapshot_every: int = 10  # PPO updates between snapshots added to the pool
     pool_size: int = 10
     torch_threads: int = 1
+    reward: str = "win"  # "win": win_rewards of the ranking; "margin": the final lead / margin_scale
+    margin_scale: float = 10.0
+    init: str | None = None  # a saved dixenv policy whose weights start the actor (a warm start)
+    critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
+
+    def __post_init__(self) -> None:
+        if self.reward not in REWARDS:
+            raise ValueError(f"unknown reward {self.reward!r}; allowed: {list(REWARDS)}")
+        if not self.margin_scale > 0:
+            raise ValueError(f"margin_scale must be positive, got {self.margin_scale!r}")
+        if self.critic_warmup < 0:
+            raise ValueError(f"critic_warmup must be >= 0, got {self.critic_warmup!r}")
+
+
+#: What a finished game pays each seat: its ``win_rewards`` result, or its final lead over the best
+#: rival (``dixenv.core.rewards.margins``) divided by ``margin_scale`` (denser; keeps the win's sign).
+REWARDS = ("win", "margin")
 
 
 class Table:
@@ -102,6 +119,13 @@ class Table:
         from dixenv.compiled.vector import game_results
 
         return np.array(game_results(self.batch, slots, self.teams), dtype=np.float64).reshape(len(slots), self.num_players)
+
+    def margins(self, slots: np.ndarray) -> np.ndarray:
+        """(len(slots), num_players) final leads (``dixenv.core.rewards.margins``) of games that ended."""
+        from dixenv.core.rewards import margins
+
+        scores = self.batch.scores()[slots].tolist()
+        return np.array([margins(row, self.teams) for row in scores], dtype=np.float64).reshape(len(slots), self.num_players)
 
     def redeal(self, slots: np.ndarray) -> None:
         """A new game in each of ``slots`` (each slot's generator deals on)."""
@@ -207,10 +231,36 @@ class SelfPlay:
         self.net = ActorCritic(self.table.obs_size, self.table.num_actions, cfg.net_arch, cfg.learning_rate, seed)
         self.rng = np.random.default_rng(seed + 1)
         self.pool: list[Any] = []  # dixenv.agents.policy.Policy snapshots
+        if cfg.init:
+            self.load_actor(cfg.init)
         self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0)
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
         self.results: list[float] = []  # the learner's results in finished games against snapshots
+
+    def load_actor(self, path: str | Path) -> None:
+        """Start the actor from a saved dixenv policy (``ValueError`` unless it was made for this table and net)."""
+        from dixenv.agents.policy import Policy
+
+        saved = Policy.load(path)
+        want = self.policy().metadata
+        for key in ("game", "layout", "obs_size", "num_actions"):
+            if saved.metadata.get(key) != want[key]:
+                raise ValueError(f"cannot start from {path}: its {key} is {saved.metadata.get(key)!r}, this table's "
+                                 f"{want[key]!r} (it was trained on {saved.metadata.get('env_id')} with options "
+                                 f"{saved.metadata.get('options')})")
+        if saved.metadata.get("hint"):
+            raise ValueError(f"cannot start from {path}: it takes the hint {saved.metadata['hint']!r} as an input; "
+                             "this trainer's policies play from the observation alone")
+        layers = [m for m in self.net.actor if isinstance(m, self.net.torch.nn.Linear)]
+        shapes = [tuple(m.weight.shape) for m in layers]
+        if saved.activation != "tanh" or [w.shape for w, _ in saved.weights] != shapes:
+            raise ValueError(f"cannot start from {path}: its network is {saved.activation} "
+                             f"{[w.shape[0] for w, _ in saved.weights][:-1]}, this trainer's tanh {list(self.cfg.net_arch)}")
+        with self.net.torch.no_grad():
+            for m, (w, b) in zip(layers, saved.weights):
+                m.weight.copy_(self.net.torch.from_numpy(np.asarray(w, dtype=np.float32)))
+                m.bias.copy_(self.net.torch.from_numpy(np.asarray(b, dtype=np.float32)))
 
     # -- rollouts ----------------------------------------------------------------------------------
     def collect(self) -> Rollout:
@@ -252,7 +302,8 @@ class SelfPlay:
             ended = np.flatnonzero(over | cut)
             if ended.size:
                 # a game cut short (dix_de_suite's turn limit) has no result: its last decisions get 0
-                results = np.where(cut[ended, None], 0.0, table.results(ended))
+                paid = table.results(ended) if self.cfg.reward == "win" else table.margins(ended) / self.cfg.margin_scale
+                results = np.where(cut[ended, None], 0.0, paid)
                 for j, g in enumerate(ended.tolist()):
                     for s in range(p):
                         i = last[g, s]
@@ -301,7 +352,9 @@ class SelfPlay:
                 ratio = (logp - old_logp[mb]).exp()
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
                 v_loss = 0.5 * ((net.critic(obs[mb])[:, 0] - ret_t[mb]) ** 2).mean()
-                loss = pg + cfg.vf_coef * v_loss - cfg.ent_coef * entropy
+                loss = cfg.vf_coef * v_loss
+                if self.updates >= cfg.critic_warmup:  # the critic learns the loaded actor's values first
+                    loss = loss + pg - cfg.ent_coef * entropy
                 net.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.params, cfg.max_grad_norm)
@@ -343,11 +396,13 @@ class SelfPlay:
                 "mean_score": mine["mean_score"]}
 
     def train(self, progress: bool = True, log: Any = print, eval_every: int = 0, eval_games: int = 200,
-              eval_opponents: Sequence[str] = (), eval_seed: int = 10**6, workers: int = 1) -> dict[str, Any]:
+              eval_opponents: Sequence[str] = (), eval_seed: int = 10**6, workers: int = 1,
+              checkpoints: Path | None = None) -> dict[str, Any]:
         """Rollouts and updates until ``total_steps`` learner decisions; the run's figures.
 
         ``eval_every`` > 0: every that many steps, ``evaluate`` against ``eval_opponents`` (the
-        learning curve, in the summary's ``curve``; its time is not in ``steps_per_second``).
+        learning curve, in the summary's ``curve``; its time is not in ``steps_per_second``), and,
+        given ``checkpoints`` (a folder), the policy evaluated is kept there as ``step_<steps>``.
         """
         from dixenv.experiments.progress import progress_bar
 
@@ -366,6 +421,8 @@ class SelfPlay:
             if eval_every and self.steps >= next_eval:
                 t0 = time.perf_counter()
                 curve.append(self.evaluate(eval_opponents, eval_games, eval_seed, workers))
+                if checkpoints is not None:
+                    self.policy({"trainer": "experiments.selfplay", "steps": self.steps}).save(checkpoints / f"step_{self.steps}")
                 eval_seconds += time.perf_counter() - t0
                 log(f"step {self.steps:,}: win share {curve[-1]['win_share']:.3f} "
                     f"[{curve[-1]['win_ci95'][0]:.3f}, {curve[-1]['win_ci95'][1]:.3f}] over {curve[-1]['games']} games")
@@ -391,6 +448,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--minibatch", type=int, default=4096, help="rows per gradient step (default 4096)")
     p.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
     p.add_argument("--gamma", type=float, default=1.0, help="discount per decision (default 1: one reward, at the end)")
+    p.add_argument("--reward", choices=REWARDS, default="win",
+                   help="what a finished game pays: win (the ranking's result) or margin (final lead / --margin-scale)")
+    p.add_argument("--margin-scale", type=float, default=10.0, help="points per unit of the margin reward (default 10)")
+    p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
+    p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-every", type=int, default=0, help="evaluate every this many steps (0: only at the end)")
@@ -408,12 +470,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = SelfPlayConfig(game=game_spec(args.game).name, options=parse_key_values(args.option), num_games=args.games,
                          rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
                          ent_coef=args.ent_coef, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
-                         epochs=args.epochs, gamma=args.gamma)
+                         epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
+                         init=args.init, critic_warmup=args.critic_warmup)
     run = SelfPlay(cfg, seed=args.seed)
     others = len(run.table.seats) - 1
     opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others
     summary = run.train(progress=not args.no_progress, eval_every=args.eval_every, eval_games=args.eval_games,
-                        eval_opponents=opponents, eval_seed=args.eval_seed, workers=args.workers)
+                        eval_opponents=opponents, eval_seed=args.eval_seed, workers=args.workers,
+                        checkpoints=args.out / "checkpoints")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.final_games:
         summary["final"] = run.evaluate(opponents, args.final_games, args.eval_seed + 1, args.workers, folder=args.out)

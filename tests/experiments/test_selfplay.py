@@ -9,6 +9,7 @@ pytest.importorskip("numba")
 pytest.importorskip("torch")
 
 from dixenv.agents.registry import make_agent  # noqa: E402
+from dixenv.core.rewards import margins  # noqa: E402
 from dixenv.experiments.soak import soak_move  # noqa: E402
 from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table  # noqa: E402
 from dixenv.games import game_spec  # noqa: E402
@@ -49,6 +50,7 @@ def test_the_table_plays_the_reference_games_and_pays_their_win_rewards(game, op
         for i in np.flatnonzero(over & ~done):
             want = [refs[i].rewards[a] for a in refs[i].possible_agents]
             assert np.allclose(table.results(np.array([i]))[0], want)
+            assert np.allclose(table.margins(np.array([i]))[0], margins(refs[i].state.scores(), table.teams))
             done[i] = True
     assert done.all()
 
@@ -117,3 +119,64 @@ def test_the_command_trains_evaluates_on_unseen_deals_and_writes_its_summary(tmp
     assert [c["steps"] for c in summary["curve"]] == sorted(c["steps"] for c in summary["curve"]) and summary["curve"]
     assert summary["final"]["games"] == 6 and summary["final"]["opponents"] == ["heuristic", "heuristic"]
     assert (tmp_path / "final.npz").exists() and summary["command"].endswith("--no-progress")
+    kept = sorted(p.stem for p in (tmp_path / "checkpoints").glob("*.npz"))
+    assert kept == sorted(f"step_{c['steps']}" for c in summary["curve"])  # each policy of the curve, kept
+
+
+LE_DIX_3 = {"num_players": 3, "deals": (1,)}
+
+
+def _tiny(**kw):
+    return SelfPlayConfig(**{"game": "le_dix", "options": LE_DIX_3, "num_games": 8, "rollout": 8, "total_steps": 64,
+                             "net_arch": (16,), "minibatch": 64, "epochs": 1, **kw})
+
+
+def test_a_warm_start_begins_from_the_saved_policy_and_refuses_one_made_for_another_table(tmp_path):
+    first = SelfPlay(_tiny(), seed=5)
+    first.update(first.collect())
+    first.policy().save(tmp_path / "p")
+    warm = SelfPlay(_tiny(init=str(tmp_path / "p")), seed=6)
+    for (w, b), (w0, b0) in zip(warm.net.numpy_weights(), first.net.numpy_weights()):
+        assert np.array_equal(w, w0) and np.array_equal(b, b0)
+    with pytest.raises(ValueError, match="network is tanh \\[16\\], this trainer's tanh \\[32\\]"):
+        SelfPlay(_tiny(init=str(tmp_path / "p"), net_arch=(32,)), seed=6)
+    with pytest.raises(ValueError, match="its game is 'le_dix', this table's 'dix'"):
+        SelfPlay(_tiny(game="dix", options={"num_players": 3}, init=str(tmp_path / "p")), seed=6)
+    with pytest.raises(ValueError, match="its layout is"):
+        SelfPlay(_tiny(options={"num_players": 4, "deals": (1,)}, init=str(tmp_path / "p")), seed=6)
+    with pytest.raises(ValueError, match="no saved policy"):
+        SelfPlay(_tiny(init=str(tmp_path / "absent")), seed=6)
+
+
+def test_a_policy_that_takes_a_hint_is_no_warm_start():
+    with pytest.raises(ValueError, match="takes the hint 'heuristic' as an input"):
+        SelfPlay(_tiny(options={"num_players": 4}, net_arch=(256, 256), init="agents/weights/le_dix_4p"), seed=0)
+
+
+def test_critic_warmup_updates_leave_the_actor_as_it_was():
+    run = SelfPlay(_tiny(critic_warmup=1), seed=7)
+    actor = [w.copy() for w, _ in run.net.numpy_weights()]
+    critic = [p.detach().numpy().copy() for p in run.net.critic.parameters()]
+    run.update(run.collect())
+    assert all(np.array_equal(a, w) for a, (w, _) in zip(actor, run.net.numpy_weights()))
+    assert not all(np.array_equal(c, p.detach().numpy()) for c, p in zip(critic, run.net.critic.parameters()))
+    run.update(run.collect())  # the warm-up is over: the actor learns
+    assert not all(np.array_equal(a, w) for a, (w, _) in zip(actor, run.net.numpy_weights()))
+
+
+def test_the_margin_reward_pays_each_seat_its_final_lead_over_the_scale():
+    run = SelfPlay(_tiny(reward="margin", margin_scale=4.0, rollout=40), seed=8)
+    buf = run.collect()
+    paid = buf.rewards[: buf.size][buf.done[: buf.size]]
+    assert paid.size and np.allclose(paid * 4.0, np.round(paid * 4.0))  # whole points over 4
+    assert np.abs(paid).max() > 1.0  # leads of more than 4 points: not a win reward
+
+
+@pytest.mark.parametrize("bad, match", [
+    ({"reward": "points"}, "unknown reward 'points'; allowed: \\['win', 'margin'\\]"),
+    ({"margin_scale": 0.0}, "margin_scale must be positive"),
+    ({"critic_warmup": -1}, "critic_warmup must be >= 0"),
+])
+def test_bad_settings_are_refused(bad, match):
+    with pytest.raises(ValueError, match=match):
+        _tiny(**bad)
