@@ -41,10 +41,25 @@ class Preset:
     final_games: int = 1000
     eval_opponents: tuple[str, ...] = ()  # the table the candidate joins for evaluation (empty: solo)
     eval_options: dict[str, Any] = field(default_factory=dict)  # the tournament's options (the AEC game's)
+    #: "sb3": sb3-contrib's MaskablePPO against the opponents; "selfplay": after the warm start,
+    #: ``experiments.selfplay`` (PPO on the compiled engine, every agent seat the learner's or a snapshot's)
+    trainer: str = "sb3"
+    selfplay: dict[str, Any] = field(default_factory=dict)  # SelfPlayConfig settings for trainer="selfplay"
+
+    def __post_init__(self) -> None:
+        if self.trainer not in TRAINERS:
+            raise ValueError(f"unknown trainer {self.trainer!r}; trainers: {list(TRAINERS)}")
+        if self.trainer == "selfplay":
+            if self.hint:
+                raise ValueError(f"the selfplay trainer's policies play from the observation alone: no hint ({self.hint!r})")
+            if self.train_reward not in ("win", "margin"):
+                raise ValueError(f"the selfplay trainer pays 'win' or 'margin', not {self.train_reward!r}")
 
     def with_(self, **changes: Any) -> "Preset":
         return replace(self, **changes)
 
+
+TRAINERS = ("sb3", "selfplay")
 
 _PPO = {"n_steps": 256, "batch_size": 1024, "n_epochs": 4, "learning_rate": 1e-4, "gamma": 0.995, "gae_lambda": 0.95,
         "clip_range": 0.1, "ent_coef": 0.001}

@@ -373,10 +373,12 @@ class SelfPlay:
 
         spec = game_spec(self.cfg.game)
         env_id = spec.versus_id or next(iter(spec.gymnasium_ids), spec.aec_id)
-        if self.cfg.options.get("solo"):
+        options = dict(self.cfg.options)
+        if options.get("solo"):  # the metadata names the env and the options it takes, as experiments.train's
             env_id = "dixenv/DixSolo-v0"
+            del options["solo"]
         env = spec.env_module_().raw_env(**self.cfg.options)
-        meta = policy_metadata(env_id, dict(self.cfg.options), env, **(training or {"trainer": "experiments.selfplay"}))
+        meta = policy_metadata(env_id, options, env, **(training or {"trainer": "experiments.selfplay"}))
         return Policy(self.net.numpy_weights(), "tanh", meta)
 
     def evaluate(self, opponents: Sequence[str], games: int, seed: int, workers: int = 1, folder: Path | None = None) -> dict[str, Any]:

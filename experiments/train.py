@@ -304,6 +304,8 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     if preset.warm_start:
         ws_info = warm_start(preset, model, seed, workers, log, out, metadata)
     timings["warm_start"] = time.perf_counter() - t0
+    if preset.trainer == "selfplay":
+        return _train_selfplay(preset, out, seed, workers, progress, log, command_args, metadata, model, ws_info, timings, t0)
 
     eval_rows: list[dict[str, Any]] = []
     tables = eval_tables(preset)
@@ -377,6 +379,65 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
                "final": table, "eval_during_training": eval_rows}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     log(format_final(preset, table, timings))
+    return summary
+
+
+def _train_selfplay(preset: Preset, out: Path, seed: int, workers: int, progress: bool, log: Any,
+                    command_args: Sequence[str] | None, metadata: dict[str, Any], model: Any, ws_info: Any,
+                    timings: dict[str, float], t0: float) -> dict[str, Any]:
+    """Steps 2–4 with ``experiments.selfplay`` in place of MaskablePPO: the warm-started actor
+    (``clone.npz``) plays every agent seat on the compiled engine; evaluations and the final table
+    as for SB3 runs (the curve's evaluations against the heuristic table only)."""
+    from dataclasses import asdict
+
+    from dixenv.agents.policy import from_sb3
+    from dixenv.experiments.selfplay import SelfPlay, SelfPlayConfig
+
+    init = None
+    if preset.warm_start:
+        init = str(out / "clone")
+        from_sb3(model, metadata).save(init)
+    cfg = SelfPlayConfig(game=preset.game, options=dict(preset.eval_options), total_steps=preset.timesteps,
+                         net_arch=tuple(preset.net_arch), reward=preset.train_reward, init=init, **preset.selfplay)
+    run = SelfPlay(cfg, seed=seed)
+    table = next(iter(eval_tables(preset)))
+    snapshots = out / "snapshots"
+    eval_rows: list[dict[str, Any]] = []
+
+    def row(result: dict[str, Any]) -> dict[str, Any]:
+        low, high = result["win_ci95"]
+        log(f"step {result['steps']:,}: vs {table}: win share {result['win_share']:.3f} [{low:.3f}, {high:.3f}]")
+        return {"step": result["steps"], "table": table, "games": result["games"], "win_share": result["win_share"],
+                "mean_score": result["mean_score"], "ci_low": low, "ci_high": high}
+
+    t1 = time.perf_counter()
+    if preset.eval_every:  # the starting point: the warm-started (or random) policy
+        eval_rows.append(row(run.evaluate(preset.eval_opponents, preset.eval_games, EVAL_SEED + seed, workers)))
+        run.policy({"trainer": "experiments.selfplay", "steps": 0}).save(snapshots / "step_0")
+    first_eval = time.perf_counter() - t1
+    summary_sp = run.train(progress=progress, log=lambda text: None, eval_every=preset.eval_every, eval_games=preset.eval_games,
+                           eval_opponents=preset.eval_opponents, eval_seed=EVAL_SEED + seed, workers=workers,
+                           checkpoints=snapshots)
+    for result in summary_sp["curve"]:
+        eval_rows.append(row(result))
+    _write_rows(out / "eval.csv", eval_rows)
+    timings["ppo"] = summary_sp["seconds"]
+    timings["evaluation_during_training"] = summary_sp["eval_seconds"] + first_eval
+    training = {"trainer": "experiments.selfplay", "config": {**asdict(cfg), "net_arch": list(cfg.net_arch)},
+                "timesteps": run.steps, "seed": seed, "warm_start": ws_info, "seconds": time.perf_counter() - t0,
+                "command": recorded_command(sys.argv[1:] if command_args is None else command_args, out)}
+    run.policy(training).save(out / "final")
+    timings["train_total"] = time.perf_counter() - t0
+    t2 = time.perf_counter()
+    final = final_table(preset, f"policy:{out / 'final'}", seed, workers)
+    timings["final_evaluation"] = time.perf_counter() - t2
+    if eval_rows:
+        plot_curve(eval_rows, out / "curve.png", preset)
+    summary = {"preset": preset_dict(preset), "seed": seed, "timings_seconds": timings, "warm_start": ws_info,
+               "selfplay": {k: v for k, v in summary_sp.items() if k not in ("curve", "last_losses")},
+               "final": final, "eval_during_training": eval_rows}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    log(format_final(preset, final, timings))
     return summary
 
 
@@ -473,6 +534,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points", "margin"],
                    help="reward while training: win, points (as scored) or margin (the change of the lead over the best rival); evaluation counts wins")
+    p.add_argument("--trainer", choices=["sb3", "selfplay"],
+                   help="sb3 (MaskablePPO against the opponents) or selfplay (PPO on the compiled engine, experiments.selfplay)")
     p.add_argument("--hint", help="advisor whose move the policy sees among its inputs (heuristic), or 'none'")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
@@ -500,7 +563,7 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
     if args.opponents:
         parse_opponents(args.opponents)  # fails early on a bad list
         changes["opponents"] = tuple(args.opponents)
-    for name in ("self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "warm_start_smoothing", "dagger_rounds", "dagger_games", "train_reward",
+    for name in ("trainer", "self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "warm_start_smoothing", "dagger_rounds", "dagger_games", "train_reward",
                  "eval_every", "eval_games", "final_games"):
         value = getattr(args, name)
         if value is not None:

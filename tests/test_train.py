@@ -122,3 +122,31 @@ def test_a_hinted_run_saves_a_policy_that_plays_with_the_heuristics_hint(tmp_pat
     assert agent.hinter is not None and agent.policy.obs_size == agent.hinter.num_actions + le_dix_v0.raw_env(num_players=3, deals=(2,)).layout.size
     with pytest.raises(SystemExit, match="allowed: heuristic"):
         train.main(["--hint", "oracle"])
+
+
+def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table_and_files(tmp_path):
+    out = tmp_path / "run"
+    summary = train.main(["--trainer", "selfplay", "--timesteps", "1024", "--warm-start-games", "8",
+                          "--warm-start-epochs", "1", "--eval-every", "512", "--eval-games", "4", "--final-games", "6",
+                          "--no-progress", "--out", str(out), "--option", "difficulty=5", "--workers", "1"])
+    for name in ("clone.npz", "final.npz", "final.json", "curve.png", "eval.csv", "summary.json"):
+        assert (out / name).exists(), name
+    meta = json.loads((out / "final.json").read_text())
+    assert meta["env_id"] == "dixenv/DixSolo-v0" and meta["options"] == {"difficulty": 5}
+    assert meta["training"]["trainer"] == "experiments.selfplay" and meta["training"]["config"]["init"] == str(out / "clone")
+    rows = list(csv.DictReader((out / "eval.csv").open()))
+    steps = [int(r["step"]) for r in rows]
+    assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and {r["table"] for r in rows} == {"ALIX"}
+    assert sorted(p.stem for p in (out / "snapshots").glob("*.npz")) == sorted(f"step_{s}" for s in steps)
+    assert [r["candidate"] for r in summary["final"]] == ["trained", "heuristic", "random"]
+    assert summary["selfplay"]["steps"] >= 1024
+    assert make_agent("dix", f"policy:{out / 'final'}", __import__("dixenv").dix_v0.raw_env(solo=True, difficulty=5))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--trainer", "selfplay", "--hint", "heuristic"], "no hint"),
+    (["--trainer", "selfplay", "--train-reward", "points"], "pays 'win' or 'margin', not 'points'"),
+])
+def test_the_selfplay_trainer_refuses_what_it_cannot_do(args, message, capsys):
+    with pytest.raises(SystemExit, match=message):
+        train.main(args + ["--no-progress", "--timesteps", "1"])
