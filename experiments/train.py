@@ -368,15 +368,19 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     final = from_sb3(model, metadata | {"training": training})
     final.save(out / "final")
     timings["train_total"] = time.perf_counter() - t0
+    return _finish(preset, out, seed, workers, log, timings, ws_info, eval_rows, {"snapshots_added": periodic.snapshots})
 
+
+def _finish(preset: Preset, out: Path, seed: int, workers: int, log: Any, timings: dict[str, float], ws_info: Any,
+            eval_rows: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
+    """Step 4 of every run: the final table of ``out/final``, the curve, ``summary.json``; returns the summary."""
     t2 = time.perf_counter()
     table = final_table(preset, f"policy:{out / 'final'}", seed, workers)
     timings["final_evaluation"] = time.perf_counter() - t2
     if eval_rows:
         plot_curve(eval_rows, out / "curve.png", preset)
     summary = {"preset": preset_dict(preset), "seed": seed, "timings_seconds": timings, "warm_start": ws_info,
-               "snapshots_added": periodic.snapshots,
-               "final": table, "eval_during_training": eval_rows}
+               **extra, "final": table, "eval_during_training": eval_rows}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     log(format_final(preset, table, timings))
     return summary
@@ -428,17 +432,8 @@ def _train_selfplay(preset: Preset, out: Path, seed: int, workers: int, progress
                 "command": recorded_command(sys.argv[1:] if command_args is None else command_args, out)}
     run.policy(training).save(out / "final")
     timings["train_total"] = time.perf_counter() - t0
-    t2 = time.perf_counter()
-    final = final_table(preset, f"policy:{out / 'final'}", seed, workers)
-    timings["final_evaluation"] = time.perf_counter() - t2
-    if eval_rows:
-        plot_curve(eval_rows, out / "curve.png", preset)
-    summary = {"preset": preset_dict(preset), "seed": seed, "timings_seconds": timings, "warm_start": ws_info,
-               "selfplay": {k: v for k, v in summary_sp.items() if k not in ("curve", "last_losses")},
-               "final": final, "eval_during_training": eval_rows}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
-    log(format_final(preset, final, timings))
-    return summary
+    selfplay = {k: v for k, v in summary_sp.items() if k not in ("curve", "last_losses")}
+    return _finish(preset, out, seed, workers, log, timings, ws_info, eval_rows, {"selfplay": selfplay})
 
 
 def final_table(preset: Preset, trained: str, seed: int, workers: int) -> list[dict[str, Any]]:
