@@ -104,6 +104,10 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   the moves are compared on the same worlds, as ``pimc`` does, and the best mean is played) or
   ``halving`` (paired worlds, with the budget spent by sequential halving: rounds in which the
   better half of the moves survives; needs ``iterations``);
+* ``engine`` — ``python`` (default: simulations on the reference engine) or, ``pimc`` only,
+  ``compiled`` (le_dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba): the
+  worlds redrawn and rolled out together on the compiled batched engine, over ten times the
+  rollouts per second (``agents/search/compiled.py`` says what stays the same);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -128,6 +132,9 @@ ROUND_WINS = ("softmax", "fitted")  # dix_de_suite: rack costs to chances of sor
 OPPONENTS = ("tree", "own", "policy")
 EXPANSIONS = ("random", "policy")
 ROOTS = ("ucb", "paired", "halving")
+ENGINES = ("python", "compiled")  # pimc's rollouts: the reference engine, or the compiled one (``compiled.py``)
+COMPILED_GAMES = ("le_dix",)
+COMPILED_ROLLOUTS = ("random", "greedy")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -141,6 +148,8 @@ class _SearchAgent:
     name = "search"
     #: Default simulations per move (docs/results/search.md gives what they cost).
     DEFAULT_ITERATIONS = 100
+    #: The engines this agent's simulations run on (``engine`` option).
+    ENGINES: tuple[str, ...] = ("python",)
 
     def __init__(self, env: Any, seed: int | None = None, preset: str | None = None, **options: Any):
         raw = env.unwrapped
@@ -172,6 +181,7 @@ class _SearchAgent:
         deviate: float = 0.0,
         round_win: str | None = None,
         belief: str | None = None,
+        engine: str | None = None,
         **unknown: Any,
     ) -> None:
         """Check and set the options (the module docstring); the game's defaults fill the ones not given."""
@@ -184,6 +194,10 @@ class _SearchAgent:
         env = self.env
         raw = env.unwrapped
         rules = self.rules
+        self.engine = _choice("engine", "python" if engine is None else engine, ENGINES)
+        if self.engine not in self.ENGINES:
+            raise ValueError(f"search option engine={self.engine!r} is pimc's only; {self.name} runs on the Python "
+                             f"engine: use engine='python'")
         self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
         win_estimates = rules.win_estimates or {}
         self._win_estimate = estimate in win_estimates
@@ -624,8 +638,29 @@ class PIMCAgent(_SearchAgent):
     """Determinized rollouts: each sampled world plays every legal move and a rollout after it."""
 
     name = "pimc"
+    ENGINES = ENGINES
+
+    def _configure(self, seed: int | None = None, **options: Any) -> None:
+        super()._configure(seed, **options)
+        self._compiled = None
+        if self.engine == "compiled":
+            if self.game_name not in COMPILED_GAMES:
+                raise ValueError(f"search option engine='compiled' plays {', '.join(COMPILED_GAMES)} only; got game "
+                                 f"{self.game_name!r}: use engine='python'")
+            if self.rollout not in COMPILED_ROLLOUTS:
+                raise ValueError(f"search option engine='compiled' rolls out with rollout={' or '.join(COMPILED_ROLLOUTS)}; "
+                                 f"rollout={self.rollout!r} is Python only: use engine='python'")
+            try:  # lazy: numba is the optional ``fast`` extra
+                from dixenv.agents.search.compiled import CompiledRollouts
+            except ImportError as exc:
+                raise ValueError(f"search option engine='compiled' needs numba: pip install 'dixenv[fast]' ({exc})") from exc
+            self._compiled = CompiledRollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
 
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
+        if self._compiled is not None:
+            from dixenv.agents.search.compiled import pimc_search
+
+            return pimc_search(self, seat, legal, world, start)
         totals = {a: 0.0 for a in legal}
         counts = {a: 0 for a in legal}
         done = 0
