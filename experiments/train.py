@@ -1,6 +1,6 @@
 """Train a masked-PPO agent on any dixenv game, evaluate it, and save it as a policy agents can load.
 
-    python -m experiments.train                                  # the quick preset: solo dix, a few minutes
+    python -m experiments.train                                  # the quick preset: dix, 2 players, a few minutes
     python -m experiments.train --preset le_dix --out runs/le_dix
     python -m experiments.train --preset dix --self-play 0.5 --timesteps 2000000
     python -m experiments.train --env dixenv/LeDix-v0 --option num_players=3 --opponents heuristic random
@@ -511,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m experiments.train", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Presets: " + ", ".join(f"{k} ({v.env_id} {v.options})" for k, v in PRESETS.items()))
-    p.add_argument("--preset", default="quick", help="starting point for every setting (default quick: solo dix, minutes)")
+    p.add_argument("--preset", default="quick", help="starting point for every setting (default quick: dix at 2 players against the heuristic, minutes)")
     p.add_argument("--env", help="Gymnasium id (overrides the preset's; give --game-options to match)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="env option, repeatable (e.g. num_players=3)")
     p.add_argument("--opponents", nargs="+", help="one baseline per opponent seat, or name=weight entries mixed per episode")

@@ -20,20 +20,20 @@ def test_the_quick_preset_trains_saves_and_the_policy_plays_in_a_two_worker_tour
     out = tmp_path / "run"
     summary = train.main(["--timesteps", "2048", "--n-envs", "8", "--warm-start-games", "16", "--eval-every", "1024",
                           "--eval-games", "4", "--final-games", "6", "--no-progress", "--out", str(out),
-                          "--option", "difficulty=5", "--workers", "2"])
+                          "--workers", "2"])
     for name in ("final.npz", "final.json", "model.zip", "curve.png", "eval.csv", "progress.csv", "summary.json"):
         assert (out / name).exists(), name
     assert list(out.glob("events.out.tfevents.*")), "TensorBoard log"
     assert list((out / "checkpoints").glob("model_*_steps.zip"))
     meta = json.loads((out / "final.json").read_text())
-    assert meta["env_id"] == "dixenv/DixSolo-v0" and meta["options"] == {"difficulty": 5}
+    assert meta["env_id"] == "dixenv/Dix-v0" and meta["options"] == {"num_players": 2}
     assert meta["training"]["timesteps"] == 2048 and meta["training"]["warm_start"]["games"] == 16
     rows = list(csv.DictReader((out / "eval.csv").open()))
-    assert [int(r["step"]) for r in rows] == [0, 1024, 2048] and {r["table"] for r in rows} == {"ALIX"}
+    assert [(int(r["step"]), r["table"]) for r in rows] == [(s, t) for s in (0, 1024, 2048) for t in ("heuristic", "random")]
     assert [r["candidate"] for r in summary["final"]] == ["trained", "heuristic", "random"]
     for r in summary["final"]:
         assert r["games"] == 6 and r["win_ci95"][0] <= r["win_share"] <= r["win_ci95"][1]
-    results = run_tournament("dix", [f"policy:{out / 'final'}"], 4, {"solo": True, "difficulty": 5}, workers=2, seed=9)
+    results = run_tournament("dix", [f"policy:{out / 'final'}", "heuristic"], 4, {"num_players": 2}, workers=2, seed=9)
     assert results.num_games == 4
 
 
@@ -132,11 +132,11 @@ def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table
     for name in ("clone.npz", "final.npz", "final.json", "curve.png", "eval.csv", "summary.json"):
         assert (out / name).exists(), name
     meta = json.loads((out / "final.json").read_text())
-    assert meta["env_id"] == "dixenv/DixSolo-v0" and meta["options"] == {"difficulty": 5}
+    assert meta["env_id"] == "dixenv/Dix-v0" and meta["options"] == {"num_players": 2}
     assert meta["training"]["trainer"] == "experiments.selfplay" and meta["training"]["config"]["init"] == str(out / "clone")
     rows = list(csv.DictReader((out / "eval.csv").open()))
     steps = [int(r["step"]) for r in rows]
-    assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and {r["table"] for r in rows} == {"ALIX"}
+    assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and {r["table"] for r in rows} == {"heuristic"}
     assert sorted(p.stem for p in (out / "snapshots").glob("*.npz")) == sorted(f"step_{s}" for s in steps)
     assert [r["candidate"] for r in summary["final"]] == ["trained", "heuristic", "random"]
     assert summary["selfplay"]["steps"] >= 1024
