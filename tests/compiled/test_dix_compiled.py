@@ -19,6 +19,7 @@ import numba  # noqa: E402
 
 from dixenv.compiled.rng import generator_from_row, seed_rows  # noqa: E402
 from dixenv.core.aec import play_forced  # noqa: E402
+from dixenv.core.rewards import win_rewards  # noqa: E402
 from dixenv.games.dix import actions as A  # noqa: E402
 from dixenv.games.dix.compiled import DixBatch, play_random  # noqa: E402
 from dixenv.games.dix.config import make_config  # noqa: E402
@@ -95,6 +96,7 @@ def _compare(batch: DixBatch, refs: list[DixState], observer: DixObserver, where
     terminal = batch.terminal()
     scores = batch.scores()
     keys = batch.ranking_keys()
+    results = batch.win_results(batch.all_slots)
     assert not batch.truncated().any()
     for i, ref in enumerate(refs):
         assert np.flatnonzero(masks[i]).tolist() == ref.legal_actions(), f"{where}, slot {i}: legal mask"
@@ -102,6 +104,7 @@ def _compare(batch: DixBatch, refs: list[DixState], observer: DixObserver, where
         assert terminal[i] == ref.is_terminal(), f"{where}, slot {i}: terminal"
         assert scores[i].tolist() == ref.scores(), f"{where}, slot {i}: scores"
         assert [tuple(k) for k in keys[i].tolist()] == ref.ranking_keys(), f"{where}, slot {i}: ranking keys"
+        assert results[i].tolist() == win_rewards(ref.ranking_keys()), f"{where}, slot {i}: win results"
     for seat in range(batch.num_players):
         obs = batch.observe(seat)
         for i, ref in enumerate(refs):

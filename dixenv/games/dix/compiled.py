@@ -926,6 +926,33 @@ def _tables(config: DixConfig) -> dict[str, Any]:
     return dict(prm=prm, deck=deck, idx=idx, scl=scl, offs=offs, rules=rules, width=width, obs_size=layout.size)
 
 
+
+@njit(cache=True)
+def _win_results(state: np.ndarray, prm: np.ndarray, rows: np.ndarray, out: np.ndarray) -> None:
+    """``core.rewards.win_rewards`` of ``DixBatch.ranking_keys`` for the games ``rows`` (``DixBatch.win_results``)."""
+    p = out.shape[1]
+    keys = np.empty((p, 3), np.int64)
+    for k in range(rows.shape[0]):
+        g = rows[k]
+        for s in range(p):
+            keys[s, 0] = state[g, prm[P_SCORE] + s]
+            keys[s, 1] = state[g, prm[P_TOK] + s] + _CONSOLATION * np.int64(state[g, prm[P_CONS] + s])
+            held = np.int64(0)
+            for t in range(_NUM_COLL):
+                held += state[g, prm[P_COLL] + s * _NUM_COLL + t]
+            keys[s, 2] = -held
+        for s in range(p):
+            net = 0
+            for o in range(p):
+                if o == s:
+                    continue
+                for j in range(3):  # tuples compared left to right, as Python compares them
+                    if keys[s, j] != keys[o, j]:
+                        net += 1 if keys[s, j] > keys[o, j] else -1
+                        break
+            out[k, s] = net / (p - 1) if p > 1 else 0.0
+
+
 class DixBatch:
     """N dix games as arrays (see the module docstring), stepped by compiled kernels.
 
@@ -1152,6 +1179,18 @@ class DixBatch:
         out[:, :, 0] = S[:, start : start + p]
         out[:, :, 1] = S[:, tok : tok + p] + CONSOLATION_VALUE * S[:, cons : cons + p].astype(np.int64)
         out[:, :, 2] = -S[:, coll : coll + p * NUM_COLLECTABLE].reshape(n, p, NUM_COLLECTABLE).sum(axis=2)
+        return out
+
+    def win_results(self, slots: Any) -> np.ndarray:
+        """(len(slots), num_players) float64: ``win_rewards(ranking_keys)`` of each game of ``slots``
+        (seats beaten minus seats that beat it, over n - 1, by the keys of ``ranking_keys``).
+
+        Compiled because a vector env pays it in its step for every game that ends there: the numpy
+        keys and the Python ranking cost about 25 µs a step in solo dix at N = 64, this about 2 µs.
+        """
+        rows = self._slots(slots)
+        out = np.empty((rows.size, self.num_players), dtype=np.float64)
+        _win_results(self.state, self._prm, rows, out)
         return out
 
     def terminal(self, out: np.ndarray | None = None) -> np.ndarray:
