@@ -128,7 +128,7 @@ def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table
     out = tmp_path / "run"
     summary = train.main(["--trainer", "selfplay", "--timesteps", "1024", "--warm-start-games", "8",
                           "--warm-start-epochs", "1", "--eval-every", "512", "--eval-games", "4", "--final-games", "6",
-                          "--no-progress", "--out", str(out), "--option", "difficulty=5", "--workers", "1"])
+                          "--no-progress", "--out", str(out), "--workers", "1"])
     for name in ("clone.npz", "final.npz", "final.json", "curve.png", "eval.csv", "summary.json"):
         assert (out / name).exists(), name
     meta = json.loads((out / "final.json").read_text())
@@ -140,7 +140,7 @@ def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table
     assert sorted(p.stem for p in (out / "snapshots").glob("*.npz")) == sorted(f"step_{s}" for s in steps)
     assert [r["candidate"] for r in summary["final"]] == ["trained", "heuristic", "random"]
     assert summary["selfplay"]["steps"] >= 1024
-    assert make_agent("dix", f"policy:{out / 'final'}", __import__("dixenv").dix_v0.raw_env(solo=True, difficulty=5))
+    assert make_agent("dix", f"policy:{out / 'final'}", __import__("dixenv").dix_v0.raw_env(num_players=2))
 
 
 @pytest.mark.parametrize("args, message", [
