@@ -1079,6 +1079,63 @@ class DixBatch:
                                  f"or one per slot listed ({slots.size})")
         self._run(OP_NEW, slots)
 
+    def load_states(self, slots: Any, states: Sequence[Any]) -> None:
+        """Write reference ``DixState``s into slots: ``states[i]`` into ``slots[i]``.
+
+        The slot then plays on exactly as the state would (the same legal actions, observations,
+        scores and end). A dix state draws nothing after its deal (the pile is shuffled once), so
+        the slots' generator rows are left as they are. ``sample_hidden`` worlds load like any state:
+        this is how ``pimc:engine=compiled`` rolls out its dix worlds. Plain Python, not compiled:
+        the public counts are one ``array('i')`` buffer laid out as this row's (``public_segments``),
+        copied whole. ``ValueError`` for a state of another config, or a scenario pile shorter than
+        the box (the row's pile fraction counts the box).
+        """
+        slots = self._slots(slots)
+        states = list(states)
+        if len(states) != slots.size:
+            raise ValueError(f"{len(states)} states for {slots.size} slots")
+        if not states:
+            return
+        L, n = int(self._prm[P_L]), self.num_players
+        masks, pile = int(self._prm[P_MASKS]), int(self._prm[P_PILE])
+        rows = np.zeros((len(states), self.state.shape[1]), dtype=np.int32)
+        for i, state in enumerate(states):
+            self._check_state(i, state, L)
+            row = rows[i]
+            drawn = L - len(state.pile)
+            row[:NUM_INTS] = (
+                state.phase, state.actor, state.active, drawn, state.last_drawn, state.tableau_total,
+                state.tableau_currency, state.auction_card, state.buy_card, state.high_bid, state.high_bidder,
+                state.pay_left, state.pay_reason, state.pay_duplicates_only, state.buy_kind, state.bust_by_total,
+                state.final_step, sum(1 << p for p in range(n) if state._score_dirty[p]),
+            )
+            row[NUM_INTS:masks] = np.frombuffer(state._buf, dtype=np.int32)
+            row[masks : masks + 4 * n] = np.asarray(state.masks, dtype=np.int32).reshape(-1)
+            row[pile + drawn : pile + L] = state.pile[::-1]  # top card first; the drawn cards' places stay 0
+        self.state[slots] = rows
+
+    def _check_state(self, i: int, state: Any, L: int) -> None:
+        """``ValueError`` unless ``state`` is a dix state of this batch's config (``load_states``)."""
+        from dixenv.games.dix.state import DixState
+
+        if not isinstance(state, DixState):
+            raise ValueError(f"states[{i}] is a {type(state).__name__}, not a DixState (dixenv.games.dix.state)")
+        if state.config != self.config:
+            raise ValueError(f"states[{i}] has config {state.config}; this batch plays {self.config}")
+        if state.pile_start != L:
+            raise ValueError(f"states[{i}]'s pile began with {state.pile_start} cards, not the box's {L} (a scenario "
+                             "deck): the compiled engine plays whole boxes only")
+
+    def copy_slots(self, src: Any, dst: Any) -> None:
+        """Copy slot ``src[i]``'s game (its generator row too) into slot ``dst[i]``; ``src`` may be one
+        slot for every ``dst`` (one loaded world rolled out many times). ``dst`` must not repeat."""
+        dst = self._slots(dst)
+        src = np.ascontiguousarray(np.broadcast_to(np.asarray(src, dtype=np.int64), dst.shape))
+        if src.size and (src.min() < 0 or src.max() >= self.n):
+            raise ValueError(f"slots must be in 0..{self.n - 1}")
+        self.state[dst] = self.state[src]
+        self.rng[dst] = self.rng[src]
+
     def apply(self, actions: Any) -> None:
         """Apply ``actions[g]`` in every slot g (a negative action leaves the slot as it is)."""
         self._run(OP_APPLY, self.all_slots, self._actions(actions, self.all_slots))
