@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from dixenv.compiled import require_numba
+from dixenv.compiled import copy_rows, require_numba
 
 require_numba()
 
@@ -1129,12 +1129,7 @@ class DixBatch:
     def copy_slots(self, src: Any, dst: Any) -> None:
         """Copy slot ``src[i]``'s game (its generator row too) into slot ``dst[i]``; ``src`` may be one
         slot for every ``dst`` (one loaded world rolled out many times). ``dst`` must not repeat."""
-        dst = self._slots(dst)
-        src = np.ascontiguousarray(np.broadcast_to(np.asarray(src, dtype=np.int64), dst.shape))
-        if src.size and (src.min() < 0 or src.max() >= self.n):
-            raise ValueError(f"slots must be in 0..{self.n - 1}")
-        self.state[dst] = self.state[src]
-        self.rng[dst] = self.rng[src]
+        copy_rows((self.state, self.rng), self.n, src, self._slots(dst))
 
     def apply(self, actions: Any) -> None:
         """Apply ``actions[g]`` in every slot g (a negative action leaves the slot as it is)."""
