@@ -71,9 +71,10 @@ random games, best of ``--rounds`` passes; for dix_de_suite also a ``belief=prog
 (``sample_hidden`` then ``dix_de_suite_belief.refine``).
 
 ``--search-compiled`` measures ``pimc``'s rollouts per second with ``engine=python`` and
-``engine=compiled`` (``agents/search/compiled.py``; the ``fast`` extra) at the same settings, le_dix
-4 players, over the same 24 decisions of random games, ``--seconds`` per row and engine, and prints
-``compiled pimc / python pimc iterations per second = Xx`` for the default rollout.
+``engine=compiled`` (``agents/search/compiled.py``, ``compiled_dix.py``; the ``fast`` extra) at the
+same settings, le_dix 4 players and dix 2 players (``--games`` picks), over the same 24 decisions of
+random games, ``--seconds`` per row and engine, and prints ``<game>: compiled pimc / python pimc
+iterations per second = Xx`` for each game's default rollout.
 """
 
 from __future__ import annotations
@@ -878,13 +879,13 @@ def print_search_costs(names: list[str], players: list[int], rounds: int, seed: 
             print(f"{name:<14} {n:>3}  {clone_us:>9.1f} {sample_us:>17.1f} {belief}")
 
 
-def search_compiled_rate(env: Any, positions: list[Any], spec: str, seconds: float) -> tuple[int, float]:
+def search_compiled_rate(game: str, env: Any, positions: list[Any], spec: str, seconds: float) -> tuple[int, float]:
     """(rollouts, seconds) of the search agent ``spec`` over ``positions`` (each searched once, in order,
     the list repeated until ``seconds`` have passed), the agent built once and warmed up on the first."""
     from dixenv.agents.registry import make_agent
 
     raw = env.unwrapped
-    agent = make_agent("le_dix", spec, env, seed=0)
+    agent = make_agent(game, spec, env, seed=0)
 
     def search(state: Any) -> int:
         raw.state, raw.agent_selection = state, f"player_{state.current_player()}"
@@ -903,29 +904,41 @@ def search_compiled_rate(env: Any, positions: list[Any], spec: str, seconds: flo
             return rollouts, elapsed
 
 
-def print_search_compiled(seconds: float, seed: int, count: int = 24) -> None:
-    """The ``--search-compiled`` table: rollouts/s of pimc on the Python and the compiled engine, le_dix 4 players,
-    over the same ``count`` decisions of random games (every phase, two legal moves or more)."""
-    from dixenv import le_dix_v0
+#: ``--search-compiled``: per game, its table and the pimc settings compared (the first: its defaults).
+SEARCH_COMPILED = {
+    "le_dix": ({"num_players": 4}, ("iterations=200", "iterations=200,rollout=random",
+                                    "iterations=200,rollout=random,horizon=game,value=win"),
+               "greedy to the end of the deal, points"),
+    "dix": ({"num_players": 2}, ("iterations=200", "iterations=200,rollout=random", "iterations=200,value=win"),
+            "greedy to the end of the game, margin"),
+}
 
-    _, game = load_game("le_dix")
-    states = [s for s in search_positions(game, {"num_players": 4}, 8 * count, seed) if len(s.legal_actions()) > 1]
-    positions = [states[i] for i in np.linspace(0, len(states) - 1, count).astype(int)]
-    env = le_dix_v0.raw_env(num_players=4)
-    env.reset(seed=seed)
-    print(f"pimc rollouts/s, le_dix 4 players, {count} decisions of random games (every phase), "
-          f"each searched once per pass, passes repeated for {seconds:g} s:")
-    print(f"{'settings':<56} {'python /s':>10} {'compiled /s':>12} {'ratio':>7}")
-    ratios = {}
-    for settings in ("iterations=200", "iterations=200,rollout=random", "iterations=200,rollout=random,horizon=game,value=win"):
-        rates = {}
-        for engine in ("python", "compiled"):
-            rollouts, elapsed = search_compiled_rate(env, positions, f"pimc:{settings},engine={engine}", seconds)
-            rates[engine] = rollouts / elapsed
-        ratios[settings] = rates["compiled"] / rates["python"]
-        print(f"{settings:<56} {rates['python']:>10,.0f} {rates['compiled']:>12,.0f} {ratios[settings]:>6.1f}x")
-    print(f"compiled pimc / python pimc iterations per second = {ratios['iterations=200']:.1f}x "
-          "(the default rollout: greedy to the end of the deal, points)")
+
+def print_search_compiled(seconds: float, seed: int, names: list[str], count: int = 24) -> None:
+    """The ``--search-compiled`` table: rollouts/s of pimc on the Python and the compiled engine, per game
+    (``SEARCH_COMPILED``), over the same ``count`` decisions of random games (two legal moves or more)."""
+    import importlib
+
+    for name in [n for n in SEARCH_COMPILED if n in names]:
+        options, settings_list, default = SEARCH_COMPILED[name]
+        _, game = load_game(name)
+        states = [s for s in search_positions(game, options, 8 * count, seed) if len(s.legal_actions()) > 1]
+        positions = [states[i] for i in np.linspace(0, len(states) - 1, count).astype(int)]
+        env = importlib.import_module(f"dixenv.{name}_v0").raw_env(**options)
+        env.reset(seed=seed)
+        print(f"pimc rollouts/s, {name} {options}, {count} decisions of random games (every phase), "
+              f"each searched once per pass, passes repeated for {seconds:g} s:")
+        print(f"{'settings':<56} {'python /s':>10} {'compiled /s':>12} {'ratio':>7}")
+        ratios = {}
+        for settings in settings_list:
+            rates = {}
+            for engine in ("python", "compiled"):
+                rollouts, elapsed = search_compiled_rate(name, env, positions, f"pimc:{settings},engine={engine}", seconds)
+                rates[engine] = rollouts / elapsed
+            ratios[settings] = rates["compiled"] / rates["python"]
+            print(f"{settings:<56} {rates['python']:>10,.0f} {rates['compiled']:>12,.0f} {ratios[settings]:>6.1f}x")
+        print(f"{name}: compiled pimc / python pimc iterations per second = {ratios[settings_list[0]]:.1f}x "
+              f"(the default rollout: {default})")
 
 
 # --- main -----------------------------------------------------------------------------------------
@@ -1000,8 +1013,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", action="store_true",
                         help="measure only what search pays per call: clone() and sample_hidden() of the seat to act")
     parser.add_argument("--search-compiled", action="store_true",
-                        help="measure only pimc's rollouts/s on the Python and the compiled engine (le_dix 4 players; "
-                             "the fast extra), --seconds per row and engine")
+                        help="measure only pimc's rollouts/s on the Python and the compiled engine (le_dix 4 players, "
+                             "dix 2 players, as --games picks; the fast extra), --seconds per row and engine")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be > 0 and --rounds >= 1")
@@ -1015,7 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
         print_search_costs(args.games, args.players, args.rounds, args.seed)
         return 0
     if args.search_compiled:
-        print_search_compiled(args.seconds, args.seed)
+        print_search_compiled(args.seconds, args.seed, args.games)
         return 0
     u, seed = uniforms(args.seed), args.seed
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; {args.seconds:g} s per measurement, best of {args.rounds} interleaved rounds\n")

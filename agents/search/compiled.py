@@ -350,29 +350,35 @@ def greedy_action(batch: LeDixBatch, slot: int) -> int:
     return int(_greedy_in(batch.ints, batch.seats, batch.cards, batch._prm, int(slot)))
 
 
-class CompiledRollouts:
-    """A pimc agent's rollouts on a ``LeDixBatch`` that grows to the largest round it has seen."""
+class BatchRollouts:
+    """What a pimc agent's compiled rollouts do in every game: a batch (``Batch``) that grows to the
+    largest round seen, the worlds laid out world-major and copied once per root move, random
+    rollouts' generator rows, and the points and margin values. A game's subclass says how its
+    worlds are redrawn (``_redraw_worlds``), rolled out (``_roll``) and scored (``values``)."""
+
+    Batch: type
+    HORIZONS: tuple[str, ...]
 
     def __init__(self, config: Any, rollout: str, horizon: str, value: str, depth: int | None):
-        if rollout not in ROLLOUTS or horizon not in HORIZONS:
-            raise ValueError(f"compiled rollouts take rollout in {ROLLOUTS} and horizon in {HORIZONS}; "
+        if rollout not in ROLLOUTS or horizon not in self.HORIZONS:
+            raise ValueError(f"compiled rollouts take rollout in {ROLLOUTS} and horizon in {self.HORIZONS}; "
                              f"got rollout={rollout!r}, horizon={horizon!r}")
         self.config = config
         self.greedy = rollout == "greedy"
         self.whole_game = horizon == "game"
         self.value = value
         self.depth = -1 if depth is None else int(depth)
-        self.batch: LeDixBatch | None = None
-        self.template: LeDixBatch | None = None
+        self.batch: Any = None
+        self.template: Any = None
         #: Redraw the worlds in compiled code (``run(None, ...)``); False: every world from the agent's
         #: ``world()`` (``sample_hidden``), as the Python pimc draws them (the tests compare the two so).
         self.redraw = True
         self._moves = np.zeros((0, 6), dtype=np.uint64)
 
-    def _capacity(self, slots: int) -> LeDixBatch:
+    def _capacity(self, slots: int) -> Any:
         if self.batch is None or self.batch.n < slots:
             size = max(slots, 2 * self.batch.n if self.batch is not None else 64)
-            self.batch = LeDixBatch(self.config, size)
+            self.batch = self.Batch(self.config, size)
             self._moves = np.zeros((size, 6), dtype=np.uint64)
         return self.batch
 
@@ -382,7 +388,7 @@ class CompiledRollouts:
         (pair t: world ``t // M`` after move ``moves[t % M]``), measured from ``base`` scores over ``scale``.
 
         ``worlds`` None: the worlds are the template's (``set_template``) with what ``seat`` cannot see
-        redrawn in compiled code, each dealing its later deals from a generator row of its own.
+        redrawn in compiled code, each with a generator row of its own.
         """
         m = len(moves)
         w = -(-limit // m)
@@ -390,42 +396,71 @@ class CompiledRollouts:
             raise ValueError(f"{limit} rollouts need {w} worlds of {m} moves, got {len(worlds)}")
         batch = self._capacity(limit)
         slots = np.arange(limit, dtype=np.int64)
+        starts = slots[::m]
         if worlds is not None:
-            batch.load_states(slots[::m], worlds)
+            batch.load_states(starts, worlds)
         else:
-            starts = slots[::m]
-            for array, one in zip((batch.ints, batch.seats, batch.cards), (self.template.ints, self.template.seats, self.template.cards)):
-                array[starts] = one[0]
-            batch.rng[starts] = _random_rows(rng, w)
-            if _redraw_slots(batch.ints, batch.seats, batch.cards, batch._prm, batch.rng, starts, seat):
-                raise ValueError(f"no deal fits what player_{seat} knows: the state breaks the rules")
+            self._redraw_worlds(batch, starts, _random_rows(rng, w), seat)
         copies = slots[slots % m != 0]
         batch.copy_slots(copies - copies % m, copies)
         if not self.greedy:  # the random rollouts' moves
             self._moves[:limit] = _random_rows(rng, limit)
-        first = np.asarray(moves, dtype=np.int64)[slots % m]
-        _rollouts(batch.ints, batch.seats, batch.cards, batch._prm, batch._deals, batch._pts, batch.rng, self._moves,
-                  slots, first, self.whole_game, self.depth, self.greedy)
-        return self.values(batch.seats[:limit, SCORE, :].astype(np.float64), base, scale)
+        self._roll(batch, slots, np.asarray(moves, dtype=np.int64)[slots % m])
+        return self.values(batch, slots, base, scale)
 
     def set_template(self, world: Any) -> None:
         """The world whose hidden part ``run(None, ...)`` redraws (any ``sample_hidden`` world of the decision)."""
         if self.template is None:
-            self.template = LeDixBatch(self.config, 1)
+            self.template = self.Batch(self.config, 1)
         self.template.load_states([0], [world])
 
-    def values(self, scores: np.ndarray, base: list[float], scale: float) -> np.ndarray:
-        """``_SearchAgent._values`` of le_dix (no teams, no estimate) for rows of end scores."""
-        n = scores.shape[1]
-        if self.value == "win":  # win_rewards: (seats beaten - seats that beat it) / (n - 1)
-            return np.sign(scores[:, :, None] - scores[:, None, :]).sum(axis=2) / (n - 1)
+    def _redraw_worlds(self, batch: Any, starts: np.ndarray, rows: np.ndarray, seat: int) -> None:
+        raise NotImplementedError
+
+    def _roll(self, batch: Any, slots: np.ndarray, first: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def values(self, batch: Any, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
+        raise NotImplementedError
+
+    def gains(self, scores: np.ndarray, base: list[float], scale: float) -> np.ndarray:
+        """``_SearchAgent._values``' ``points`` or ``margin`` (no teams, no estimate) for rows of scores."""
         gains = (scores - np.asarray(base, dtype=np.float64)) / scale
         if self.value == "points":
             return gains
+        n = scores.shape[1]
         total = gains[:, 0].copy()
         for s in range(1, n):  # summed left to right, as Python's sum()
             total += gains[:, s]
         return gains - (total[:, None] - gains) / (n - 1)
+
+
+def win_by_scores(scores: np.ndarray) -> np.ndarray:
+    """``win_rewards`` of one-number keys for rows of scores: (seats beaten - seats that beat it) / (n - 1)."""
+    return np.sign(scores[:, :, None] - scores[:, None, :]).sum(axis=2) / (scores.shape[1] - 1)
+
+
+class CompiledRollouts(BatchRollouts):
+    """A le_dix pimc agent's rollouts on a ``LeDixBatch``."""
+
+    Batch = LeDixBatch
+    HORIZONS = HORIZONS
+
+    def _redraw_worlds(self, batch: LeDixBatch, starts: np.ndarray, rows: np.ndarray, seat: int) -> None:
+        for array, one in zip((batch.ints, batch.seats, batch.cards), (self.template.ints, self.template.seats, self.template.cards)):
+            array[starts] = one[0]
+        batch.rng[starts] = rows  # each world's later deals, and its redraw
+        if _redraw_slots(batch.ints, batch.seats, batch.cards, batch._prm, batch.rng, starts, seat):
+            raise ValueError(f"no deal fits what player_{seat} knows: the state breaks the rules")
+
+    def _roll(self, batch: LeDixBatch, slots: np.ndarray, first: np.ndarray) -> None:
+        _rollouts(batch.ints, batch.seats, batch.cards, batch._prm, batch._deals, batch._pts, batch.rng, self._moves,
+                  slots, first, self.whole_game, self.depth, self.greedy)
+
+    def values(self, batch: LeDixBatch, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
+        """``_SearchAgent._values`` of le_dix (no teams, no estimate) for the rolled-out slots."""
+        scores = batch.seats[slots, SCORE, :].astype(np.float64)
+        return win_by_scores(scores) if self.value == "win" else self.gains(scores, base, scale)
 
 
 def pimc_search(agent: Any, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:

@@ -105,9 +105,9 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   ``halving`` (paired worlds, with the budget spent by sequential halving: rounds in which the
   better half of the moves survives; needs ``iterations``);
 * ``engine`` — ``python`` (default: simulations on the reference engine) or, ``pimc`` only,
-  ``compiled`` (le_dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba): the
-  worlds redrawn and rolled out together on the compiled batched engine, over ten times the
-  rollouts per second (``agents/search/compiled.py`` says what stays the same);
+  ``compiled`` (le_dix and dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba):
+  the worlds redrawn and rolled out together on the compiled batched engine, over ten times the
+  rollouts per second (``agents/search/compiled.py`` and ``compiled_dix.py`` say what stays the same);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -133,7 +133,7 @@ OPPONENTS = ("tree", "own", "policy")
 EXPANSIONS = ("random", "policy")
 ROOTS = ("ucb", "paired", "halving")
 ENGINES = ("python", "compiled")  # pimc's rollouts: the reference engine, or the compiled one (``compiled.py``)
-COMPILED_GAMES = ("le_dix",)
+COMPILED_GAMES = ("le_dix", "dix")
 COMPILED_ROLLOUTS = ("random", "greedy")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
@@ -651,10 +651,13 @@ class PIMCAgent(_SearchAgent):
                 raise ValueError(f"search option engine='compiled' rolls out with rollout={' or '.join(COMPILED_ROLLOUTS)}; "
                                  f"rollout={self.rollout!r} is Python only: use engine='python'")
             try:  # lazy: numba is the optional ``fast`` extra
-                from dixenv.agents.search.compiled import CompiledRollouts
+                if self.game_name == "dix":
+                    from dixenv.agents.search.compiled_dix import DixCompiledRollouts as Rollouts
+                else:
+                    from dixenv.agents.search.compiled import CompiledRollouts as Rollouts
             except ImportError as exc:
                 raise ValueError(f"search option engine='compiled' needs numba: pip install 'dixenv[fast]' ({exc})") from exc
-            self._compiled = CompiledRollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
+            self._compiled = Rollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
 
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
         if self._compiled is not None:

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from dixenv import dix_v0, le_dix_v0  # noqa: E402
+from dixenv import dix_de_suite_v0, le_dix_v0  # noqa: E402
 from dixenv.agents.base import RandomAgent  # noqa: E402
 from dixenv.agents.registry import make_agent  # noqa: E402
 from dixenv.agents.search.compiled import greedy_action  # noqa: E402
@@ -179,8 +179,8 @@ def test_bad_options_are_refused_with_clear_messages(monkeypatch):
     with pytest.raises(ValueError, match="engine='compiled' is pimc's only; ismcts runs on the Python engine"):
         make_agent("le_dix", "ismcts:engine=compiled", env)
     assert make_agent("le_dix", "ismcts:engine=python,iterations=3", env).engine == "python"
-    with pytest.raises(ValueError, match="plays le_dix only; got game 'dix'"):
-        make_agent("dix", "pimc:engine=compiled", dix_v0.raw_env(num_players=2))
+    with pytest.raises(ValueError, match="plays le_dix, dix only; got game .dix_de_suite."):
+        make_agent("dix_de_suite", "pimc:engine=compiled", dix_de_suite_v0.raw_env())
     monkeypatch.setitem(sys.modules, "dixenv.agents.search.compiled", None)  # as if numba were missing
     with pytest.raises(ValueError, match=r"needs numba: pip install 'dixenv\[fast\]'"):
         make_agent("le_dix", "pimc:engine=compiled", env)

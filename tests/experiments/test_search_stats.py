@@ -99,6 +99,19 @@ def test_bench_search_costs_time_clone_and_sample_hidden_at_real_decisions(name)
     assert (belief_us > sample_us) if name == "dix_de_suite" else belief_us is None
 
 
+def test_bench_search_compiled_prints_both_engines_rates_per_game(capsys):
+    pytest.importorskip("numba")
+    bench.print_search_compiled(0.01, seed=0, names=["dix", "dix_de_suite"], count=3)
+    out = capsys.readouterr().out
+    assert "dix {'num_players': 2}" in out and "le_dix" not in out  # the games asked for, with a compiled pimc
+    rows = [line.split() for line in out.splitlines() if line.startswith("iterations=200")]
+    assert [r[0] for r in rows] == list(bench.SEARCH_COMPILED["dix"][1])
+    for row in rows:
+        python, compiled = float(row[1].replace(",", "")), float(row[2].replace(",", ""))
+        assert python > 0 and compiled > 0 and abs(float(row[3].rstrip("x")) - compiled / python) < 0.051 * max(1, compiled / python)
+    assert "dix: compiled pimc / python pimc iterations per second = " in out
+
+
 def test_regret_positions_are_wide_decisions_that_replay_exactly():
     options = {"num_players": 2}
     spots = search_stats.regret_positions("dix", options, count=4, seed=7)
