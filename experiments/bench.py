@@ -70,11 +70,11 @@ game and ``--players`` count: ``clone()`` and ``sample_hidden(seat to act)`` ove
 random games, best of ``--rounds`` passes; for dix_de_suite also a ``belief=progress`` world
 (``sample_hidden`` then ``dix_de_suite_belief.refine``).
 
-``--search-compiled`` measures ``pimc``'s rollouts per second with ``engine=python`` and
+``--search-compiled`` measures ``pimc``'s and ``ismcts``' iterations per second with ``engine=python`` and
 ``engine=compiled`` (``agents/search/compiled.py``, ``compiled_dix.py``; the ``fast`` extra) at the
 same settings, le_dix 4 players and dix 2 players (``--games`` picks), over the same 24 decisions of
 random games, ``--seconds`` per row and engine, and prints ``<game>: compiled pimc / python pimc
-iterations per second = Xx`` for each game's default rollout.
+iterations per second = Xx`` for each game's default rollout (and the same for ``ismcts``).
 """
 
 from __future__ import annotations
@@ -906,17 +906,18 @@ def search_compiled_rate(game: str, env: Any, positions: list[Any], spec: str, s
 
 #: ``--search-compiled``: per game, its table and the pimc settings compared (the first: its defaults).
 SEARCH_COMPILED = {
-    "le_dix": ({"num_players": 4}, ("iterations=200", "iterations=200,rollout=random",
-                                    "iterations=200,rollout=random,horizon=game,value=win"),
+    "le_dix": ({"num_players": 4}, ("pimc:iterations=200", "pimc:iterations=200,rollout=random",
+                                    "pimc:iterations=200,rollout=random,horizon=game,value=win", "ismcts:iterations=200"),
                "greedy to the end of the deal, points"),
-    "dix": ({"num_players": 2}, ("iterations=200", "iterations=200,rollout=random", "iterations=200,value=win"),
+    "dix": ({"num_players": 2}, ("pimc:iterations=200", "pimc:iterations=200,rollout=random", "pimc:iterations=200,value=win",
+                                 "ismcts:iterations=200"),
             "greedy to the end of the game, margin"),
 }
 
 
 def print_search_compiled(seconds: float, seed: int, names: list[str], count: int = 24) -> None:
-    """The ``--search-compiled`` table: rollouts/s of pimc on the Python and the compiled engine, per game
-    (``SEARCH_COMPILED``), over the same ``count`` decisions of random games (two legal moves or more)."""
+    """The ``--search-compiled`` table: rollouts/s of pimc and ismcts on the Python and the compiled engine,
+    per game (``SEARCH_COMPILED``), over the same ``count`` decisions of random games (two legal moves or more)."""
     import importlib
 
     for name in [n for n in SEARCH_COMPILED if n in names]:
@@ -926,19 +927,20 @@ def print_search_compiled(seconds: float, seed: int, names: list[str], count: in
         positions = [states[i] for i in np.linspace(0, len(states) - 1, count).astype(int)]
         env = importlib.import_module(f"dixenv.{name}_v0").raw_env(**options)
         env.reset(seed=seed)
-        print(f"pimc rollouts/s, {name} {options}, {count} decisions of random games (every phase), "
+        print(f"search iterations (rollouts) per second, {name} {options}, {count} decisions of random games (every phase), "
               f"each searched once per pass, passes repeated for {seconds:g} s:")
         print(f"{'settings':<56} {'python /s':>10} {'compiled /s':>12} {'ratio':>7}")
         ratios = {}
         for settings in settings_list:
             rates = {}
             for engine in ("python", "compiled"):
-                rollouts, elapsed = search_compiled_rate(name, env, positions, f"pimc:{settings},engine={engine}", seconds)
+                rollouts, elapsed = search_compiled_rate(name, env, positions, f"{settings},engine={engine}", seconds)
                 rates[engine] = rollouts / elapsed
             ratios[settings] = rates["compiled"] / rates["python"]
             print(f"{settings:<56} {rates['python']:>10,.0f} {rates['compiled']:>12,.0f} {ratios[settings]:>6.1f}x")
         print(f"{name}: compiled pimc / python pimc iterations per second = {ratios[settings_list[0]]:.1f}x "
               f"(the default rollout: {default})")
+        print(f"{name}: compiled ismcts / python ismcts iterations per second = {ratios[settings_list[-1]]:.1f}x")
 
 
 # --- main -----------------------------------------------------------------------------------------
@@ -1013,7 +1015,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", action="store_true",
                         help="measure only what search pays per call: clone() and sample_hidden() of the seat to act")
     parser.add_argument("--search-compiled", action="store_true",
-                        help="measure only pimc's rollouts/s on the Python and the compiled engine (le_dix 4 players, "
+                        help="measure only pimc and ismcts iterations/s on the Python and the compiled engine (le_dix 4 players, "
                              "dix 2 players, as --games picks; the fast extra), --seconds per row and engine")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1:

@@ -48,7 +48,7 @@ require_numba()
 
 from numba import njit  # noqa: E402
 
-from dixenv.compiled.rng import integers  # noqa: E402
+from dixenv.compiled.rng import integers, row_state  # noqa: E402
 from dixenv.games.le_dix import actions as A  # noqa: E402
 from dixenv.games.le_dix.compiled import (  # noqa: E402
     BID,
@@ -184,10 +184,11 @@ def _greedy_in(I: np.ndarray, S: np.ndarray, C: np.ndarray, prm: np.ndarray, g: 
 @njit(cache=True)
 def _rollouts(
     I: np.ndarray, S: np.ndarray, C: np.ndarray, prm: np.ndarray, deals: np.ndarray, pts: np.ndarray, rng: np.ndarray,
-    moves: np.ndarray, slots: np.ndarray, first: np.ndarray, whole_game: bool, depth: int, greedy: bool
+    moves: np.ndarray, slots: np.ndarray, first: np.ndarray, whole_game: bool, depth: int, greedy: bool, mark: int
 ) -> None:
-    """In each slot: apply ``first[k]``, then the rollout policy (forced moves as they come) until the
-    game ends or, unless ``whole_game``, the deal does; at most ``depth`` moves (negative: no limit).
+    """In each slot: apply ``first[k]`` (none if negative), then the rollout policy (forced moves as
+    they come) until the game ends or, unless ``whole_game``, the deal numbered ``mark`` does (negative:
+    the slot's deal before the first move); at most ``depth`` moves (negative: no limit).
 
     One thread: a round's rollouts take less time than drawing its worlds in Python, and on a small
     shared machine numba's threads would compete with the caller (see ``LeDixBatch.parallel``).
@@ -195,10 +196,11 @@ def _rollouts(
     buf = np.empty(MAX_LEGAL, np.int64)
     for k in range(slots.shape[0]):
         g = slots[k]
-        mark = I[g, DEAL]  # the horizon is measured from the world, before the root move
-        _apply(I, S, C, prm, deals, pts, rng, g, first[k])
+        deal = I[g, DEAL] if mark < 0 else mark  # the horizon: the root's deal
+        if first[k] >= 0:
+            _apply(I, S, C, prm, deals, pts, rng, g, first[k])
         steps = 0
-        while I[g, PHASE] != _GAME_OVER and (whole_game or I[g, DEAL] == mark):
+        while I[g, PHASE] != _GAME_OVER and (whole_game or I[g, DEAL] == deal):
             if depth >= 0 and steps >= depth:
                 break
             n = _legal(I, S, C, prm, g, buf)
@@ -405,8 +407,26 @@ class BatchRollouts:
         batch.copy_slots(copies - copies % m, copies)
         if not self.greedy:  # the random rollouts' moves
             self._moves[:limit] = _random_rows(rng, limit)
-        self._roll(batch, slots, np.asarray(moves, dtype=np.int64)[slots % m])
+        self._roll(batch, slots, np.asarray(moves, dtype=np.int64)[slots % m], -1)
         return self.values(batch, slots, base, scale)
+
+    def playout(self, state: Any, rng: np.random.Generator, base: list[float], scale: float, mark: int) -> np.ndarray:
+        """``ismcts``' playout: the rollout policy from a reference ``state`` (a tree's leaf) to the
+        horizon of the root's ``mark`` (its deal), and each seat's value (``_SearchAgent._values``).
+        The state is loaded into slot 0 (``load_states``: its generator of later deals too)."""
+        batch = self._capacity(1)
+        slot = np.zeros(1, dtype=np.int64)
+        batch.load_states(slot, [state])
+        if not self.greedy:
+            self._moves[:1] = _random_rows(rng, 1)
+        before = batch.rng[0].copy()
+        self._roll(batch, slot, np.full(1, -1, dtype=np.int64), mark)
+        if (batch.rng[0] != before).any():
+            # The playout dealt later deals: advance the leaf's generator as a Python playout does.
+            # It may be the agent's own (``act`` gives each world the agent's generator), whose next
+            # draws (worlds, tie-breaks) then follow the Python engine's.
+            state.rng.bit_generator.state = row_state(batch.rng, 0)
+        return self.values(batch, slot, base, scale)[0]
 
     def set_template(self, world: Any) -> None:
         """The world whose hidden part ``run(None, ...)`` redraws (any ``sample_hidden`` world of the decision)."""
@@ -417,7 +437,7 @@ class BatchRollouts:
     def _redraw_worlds(self, batch: Any, starts: np.ndarray, rows: np.ndarray, seat: int) -> None:
         raise NotImplementedError
 
-    def _roll(self, batch: Any, slots: np.ndarray, first: np.ndarray) -> None:
+    def _roll(self, batch: Any, slots: np.ndarray, first: np.ndarray, mark: int) -> None:
         raise NotImplementedError
 
     def values(self, batch: Any, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
@@ -453,9 +473,9 @@ class CompiledRollouts(BatchRollouts):
         if _redraw_slots(batch.ints, batch.seats, batch.cards, batch._prm, batch.rng, starts, seat):
             raise ValueError(f"no deal fits what player_{seat} knows: the state breaks the rules")
 
-    def _roll(self, batch: LeDixBatch, slots: np.ndarray, first: np.ndarray) -> None:
+    def _roll(self, batch: LeDixBatch, slots: np.ndarray, first: np.ndarray, mark: int) -> None:
         _rollouts(batch.ints, batch.seats, batch.cards, batch._prm, batch._deals, batch._pts, batch.rng, self._moves,
-                  slots, first, self.whole_game, self.depth, self.greedy)
+                  slots, first, self.whole_game, self.depth, self.greedy, mark)
 
     def values(self, batch: LeDixBatch, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
         """``_SearchAgent._values`` of le_dix (no teams, no estimate) for the rolled-out slots."""

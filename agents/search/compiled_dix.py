@@ -93,13 +93,14 @@ def _greedy_in(S: np.ndarray, prm: np.ndarray, g: int) -> int:
 @njit(cache=True)
 def _rollouts(S: np.ndarray, prm: np.ndarray, moves: np.ndarray, slots: np.ndarray, first: np.ndarray, depth: int,
               greedy: bool) -> None:
-    """In each slot: apply ``first[k]``, then the rollout policy (forced moves as they come) until the
-    game ends; at most ``depth`` moves (negative: no limit). The cached scores are refreshed at the
-    end. One thread, as le_dix's (``compiled._rollouts``)."""
+    """In each slot: apply ``first[k]`` (none if negative), then the rollout policy (forced moves as
+    they come) until the game ends; at most ``depth`` moves (negative: no limit). The cached scores
+    are refreshed at the end. One thread, as le_dix's (``compiled._rollouts``)."""
     buf = np.empty(MAX_LEGAL, np.int64)
     for k in range(slots.shape[0]):
         g = slots[k]
-        _act(S, prm, g, first[k])
+        if first[k] >= 0:
+            _act(S, prm, g, first[k])
         steps = 0
         while S[g, PHASE] != _GAME_OVER:
             if depth >= 0 and steps >= depth:
@@ -147,18 +148,18 @@ class DixCompiledRollouts(BatchRollouts):
         batch.rng[starts] = rows  # a dix game draws nothing after its deal: the row only shuffles the pile
         _reshuffle(batch.state, batch._prm, batch.rng, starts)
 
-    def _roll(self, batch: DixBatch, slots: np.ndarray, first: np.ndarray) -> None:
+    def _roll(self, batch: DixBatch, slots: np.ndarray, first: np.ndarray, mark: int) -> None:
         _rollouts(batch.state, batch._prm, self._moves, slots, first, self.depth, self.greedy)
 
     def values(self, batch: DixBatch, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
         """``_SearchAgent._values`` of dix (no teams, no estimate) for the rolled-out slots."""
-        scores = batch.scores()[slots].astype(np.float64)
+        scores = batch.field("scores")[slots].astype(np.float64)  # the slots' cached scores (refreshed by ``_rollouts``)
         if self.value != "win":
             return self.gains(scores, base, scale)
         # Ended games: win_rewards of the ranking keys (tie-breaks on money, then cards); a game cut
         # short by ``depth``: of the scores alone, as ``_values`` ranks ``(score,)`` tuples.
         out = win_by_scores(scores)
-        over = slots[batch.terminal()[slots]]
+        over = slots[batch.state[slots, PHASE] == _GAME_OVER]
         if over.size:
             out[over] = batch.win_results(over)  # slots are 0..limit-1: a slot is its row
         return out

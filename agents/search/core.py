@@ -104,10 +104,12 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   the moves are compared on the same worlds, as ``pimc`` does, and the best mean is played) or
   ``halving`` (paired worlds, with the budget spent by sequential halving: rounds in which the
   better half of the moves survives; needs ``iterations``);
-* ``engine`` — ``python`` (default: simulations on the reference engine) or, ``pimc`` only,
-  ``compiled`` (le_dix and dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba):
-  the worlds redrawn and rolled out together on the compiled batched engine, over ten times the
-  rollouts per second (``agents/search/compiled.py`` and ``compiled_dix.py`` say what stays the same);
+* ``engine`` — ``python`` (default: simulations on the reference engine) or ``compiled`` (le_dix
+  and dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba): ``pimc`` redraws its
+  worlds and rolls them out together on the compiled batched engine, over ten times the rollouts
+  per second; ``ismcts`` walks its tree on the reference engine as before and plays each
+  simulation's rollout from the leaf on the compiled engine (``agents/search/compiled.py`` and
+  ``compiled_dix.py`` say what stays the same);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -132,7 +134,7 @@ ROUND_WINS = ("softmax", "fitted")  # dix_de_suite: rack costs to chances of sor
 OPPONENTS = ("tree", "own", "policy")
 EXPANSIONS = ("random", "policy")
 ROOTS = ("ucb", "paired", "halving")
-ENGINES = ("python", "compiled")  # pimc's rollouts: the reference engine, or the compiled one (``compiled.py``)
+ENGINES = ("python", "compiled")  # rollouts on the reference engine, or on the compiled one (``compiled.py``)
 COMPILED_GAMES = ("le_dix", "dix")
 COMPILED_ROLLOUTS = ("random", "greedy")
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
@@ -148,8 +150,6 @@ class _SearchAgent:
     name = "search"
     #: Default simulations per move (docs/results/search.md gives what they cost).
     DEFAULT_ITERATIONS = 100
-    #: The engines this agent's simulations run on (``engine`` option).
-    ENGINES: tuple[str, ...] = ("python",)
 
     def __init__(self, env: Any, seed: int | None = None, preset: str | None = None, **options: Any):
         raw = env.unwrapped
@@ -195,9 +195,6 @@ class _SearchAgent:
         raw = env.unwrapped
         rules = self.rules
         self.engine = _choice("engine", "python" if engine is None else engine, ENGINES)
-        if self.engine not in self.ENGINES:
-            raise ValueError(f"search option engine={self.engine!r} is pimc's only; {self.name} runs on the Python "
-                             f"engine: use engine='python'")
         self.horizon = _choice("horizon", rules.default_horizon if horizon is None else horizon, _horizons(rules))
         win_estimates = rules.win_estimates or {}
         self._win_estimate = estimate in win_estimates
@@ -263,8 +260,27 @@ class _SearchAgent:
             from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
 
             self._policy = make_agent(self.game_name, "heuristic", env, seed=seed, **rollout_params)
+        self._compiled = self._compiled_rollouts() if self.engine == "compiled" else None
         self.last_search: dict[str, Any] = {}
         self.reset(seed)
+
+    def _compiled_rollouts(self) -> Any:
+        """``engine=compiled``: the game's rollouts on its compiled batched engine (``compiled.py``,
+        ``compiled_dix.py``), or a ``ValueError`` naming what it cannot play."""
+        if self.game_name not in COMPILED_GAMES:
+            raise ValueError(f"search option engine='compiled' plays {', '.join(COMPILED_GAMES)} only; got game "
+                             f"{self.game_name!r}: use engine='python'")
+        if self.rollout not in COMPILED_ROLLOUTS:
+            raise ValueError(f"search option engine='compiled' rolls out with rollout={' or '.join(COMPILED_ROLLOUTS)}; "
+                             f"rollout={self.rollout!r} is Python only: use engine='python'")
+        try:  # lazy: numba is the optional ``fast`` extra
+            if self.game_name == "dix":
+                from dixenv.agents.search.compiled_dix import DixCompiledRollouts as Rollouts
+            else:
+                from dixenv.agents.search.compiled import CompiledRollouts as Rollouts
+        except ImportError as exc:
+            raise ValueError(f"search option engine='compiled' needs numba: pip install 'dixenv[fast]' ({exc})") from exc
+        return Rollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the agent's generator (worlds, tie-breaks, random rollouts)."""
@@ -621,8 +637,11 @@ class ISMCTSAgent(_SearchAgent):
             path.append((node[action], player))
             state.apply_action(action)
             node = None
-        finished = self._play_out(state)
-        values = self._values(state, finished)
+        if self._compiled is not None:  # the playout and its values on the compiled engine
+            values = self._compiled.playout(state, self.rng, self._base, self._scale, self._mark).tolist()
+        else:
+            finished = self._play_out(state)
+            values = self._values(state, finished)
         for edge, player in path:
             edge[0] += 1
             edge[1] += values[player]
@@ -638,26 +657,6 @@ class PIMCAgent(_SearchAgent):
     """Determinized rollouts: each sampled world plays every legal move and a rollout after it."""
 
     name = "pimc"
-    ENGINES = ENGINES
-
-    def _configure(self, seed: int | None = None, **options: Any) -> None:
-        super()._configure(seed, **options)
-        self._compiled = None
-        if self.engine == "compiled":
-            if self.game_name not in COMPILED_GAMES:
-                raise ValueError(f"search option engine='compiled' plays {', '.join(COMPILED_GAMES)} only; got game "
-                                 f"{self.game_name!r}: use engine='python'")
-            if self.rollout not in COMPILED_ROLLOUTS:
-                raise ValueError(f"search option engine='compiled' rolls out with rollout={' or '.join(COMPILED_ROLLOUTS)}; "
-                                 f"rollout={self.rollout!r} is Python only: use engine='python'")
-            try:  # lazy: numba is the optional ``fast`` extra
-                if self.game_name == "dix":
-                    from dixenv.agents.search.compiled_dix import DixCompiledRollouts as Rollouts
-                else:
-                    from dixenv.agents.search.compiled import CompiledRollouts as Rollouts
-            except ImportError as exc:
-                raise ValueError(f"search option engine='compiled' needs numba: pip install 'dixenv[fast]' ({exc})") from exc
-            self._compiled = Rollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
 
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
         if self._compiled is not None:

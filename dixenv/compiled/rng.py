@@ -254,16 +254,21 @@ def set_row(rng: np.ndarray, g: int, generator: np.random.Generator) -> None:
     _state_to_row(generator.bit_generator.state, rng[g])
 
 
-def generator_from_row(rng: np.ndarray, g: int) -> np.random.Generator:
-    """A new PCG64 ``Generator`` in exactly the state of row ``g``."""
+def row_state(rng: np.ndarray, g: int) -> dict[str, Any]:
+    """Row ``g`` as a PCG64 ``bit_generator.state`` dict (assign it to a generator's bit generator)."""
     row = [int(v) for v in rng[g]]
-    bit_generator = np.random.PCG64()
-    bit_generator.state = {
+    return {
         "bit_generator": "PCG64",
         "state": {"state": (row[0] << 64) | row[1], "inc": (row[2] << 64) | row[3]},
         "has_uint32": row[4],
         "uinteger": row[5],
     }
+
+
+def generator_from_row(rng: np.ndarray, g: int) -> np.random.Generator:
+    """A new PCG64 ``Generator`` in exactly the state of row ``g``."""
+    bit_generator = np.random.PCG64()
+    bit_generator.state = row_state(rng, g)
     return np.random.Generator(bit_generator)
 
 

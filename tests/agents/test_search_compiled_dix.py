@@ -1,8 +1,8 @@
-"""``pimc:engine=compiled`` in dix: rollouts on the compiled dix engine (``agents/search/compiled_dix.py``).
+"""``engine=compiled`` search in dix: rollouts on the compiled dix engine (``agents/search/compiled_dix.py``).
 
 The compiled greedy rollout policy chooses the Python one's move in every position; with the same
 worlds, the compiled pimc finds the Python pimc's visits and means exactly (greedy rollouts, every
-value, a depth cut, the solo game with ALIX); the piles it reshuffles in compiled code keep what is
+value, a depth cut, the solo game with ALIX), and so does ``ismcts`` with its playouts there; the piles it reshuffles in compiled code keep what is
 known and follow ``sample_hidden``'s law (uniform orders of the cards not drawn); it plays only
 legal moves through whole games and is reproducible from its seed.
 """
@@ -100,9 +100,22 @@ def test_greedy_values_equal_the_python_engine(spec, options):
 
 
 @pytest.mark.parametrize("spec, options", [
+    ("ismcts:iterations=40", {"num_players": 2}),  # dix's defaults: paired root, greedy, margin
+    ("ismcts:iterations=30,root=ucb,c=0.7,value=win,opponents=tree", {"num_players": 3}),
+    ("ismcts:iterations=24,depth=6,value=win", {"num_players": 2}),
+    ("ismcts:iterations=20", {"solo": True, "difficulty": 9}),
+])
+def test_ismcts_greedy_playouts_equal_the_python_engine(spec, options):
+    """The tree walks the same Python worlds; each leaf's greedy playout on the compiled engine
+    scores what the Python playout scores, so the whole search is the Python one's."""
+    assert _same_search(spec, options, skips=(0, 3, 8, 20, 40)) >= 4
+
+
+@pytest.mark.parametrize("spec, options", [
     ("pimc:iterations=8,engine=compiled", {"num_players": 2}),
     ("pimc:iterations=10,engine=compiled,rollout=random,value=win", {"num_players": 3}),
     ("pimc:seconds=0.005,engine=compiled", {"solo": True, "difficulty": 7}),
+    ("ismcts:iterations=10,engine=compiled,rollout=random", {"num_players": 2}),
 ])
 def test_compiled_pimc_plays_whole_games_legally(spec, options):
     env = dix_v0.raw_env(**options)

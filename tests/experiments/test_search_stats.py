@@ -104,12 +104,13 @@ def test_bench_search_compiled_prints_both_engines_rates_per_game(capsys):
     bench.print_search_compiled(0.01, seed=0, names=["dix", "dix_de_suite"], count=3)
     out = capsys.readouterr().out
     assert "dix {'num_players': 2}" in out and "le_dix" not in out  # the games asked for, with a compiled pimc
-    rows = [line.split() for line in out.splitlines() if line.startswith("iterations=200")]
-    assert [r[0] for r in rows] == list(bench.SEARCH_COMPILED["dix"][1])
+    rows = [line.split() for line in out.splitlines() if line.startswith(("pimc:", "ismcts:"))]
+    assert [r[0] for r in rows] == list(bench.SEARCH_COMPILED["dix"][1])  # pimc rows, then ismcts
     for row in rows:
         python, compiled = float(row[1].replace(",", "")), float(row[2].replace(",", ""))
         assert python > 0 and compiled > 0 and abs(float(row[3].rstrip("x")) - compiled / python) < 0.051 * max(1, compiled / python)
     assert "dix: compiled pimc / python pimc iterations per second = " in out
+    assert "dix: compiled ismcts / python ismcts iterations per second = " in out
 
 
 def test_regret_positions_are_wide_decisions_that_replay_exactly():
