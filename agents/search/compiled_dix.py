@@ -49,6 +49,7 @@ from dixenv.games.dix.compiled import (  # noqa: E402
     P_PILE,
     PHASE,
     PILE_POS,
+    SCORE_SCRATCH,
     TAB_CURRENCY,
     TAB_TOTAL,
     DixBatch,
@@ -97,6 +98,7 @@ def _rollouts(S: np.ndarray, prm: np.ndarray, moves: np.ndarray, slots: np.ndarr
     they come) until the game ends; at most ``depth`` moves (negative: no limit). The cached scores
     are refreshed at the end. One thread, as le_dix's (``compiled._rollouts``)."""
     buf = np.empty(MAX_LEGAL, np.int64)
+    scratch = np.empty(SCORE_SCRATCH, np.int64)
     for k in range(slots.shape[0]):
         g = slots[k]
         if first[k] >= 0:
@@ -114,7 +116,7 @@ def _rollouts(S: np.ndarray, prm: np.ndarray, moves: np.ndarray, slots: np.ndarr
                 action = buf[integers(moves, g, n)]
             _act(S, prm, g, action)
             steps += 1
-        _refresh_scores(S, prm, g)
+        _refresh_scores(S, prm, g, scratch)
 
 
 @njit(cache=True)
