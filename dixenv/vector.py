@@ -157,6 +157,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         size = self.single_observation_space.shape[0]
         self._obs = np.zeros((n, size), dtype=np.float32)
         self._masks = np.zeros((n, num_actions), dtype=np.int8)
+        self._mask_rows = np.arange(n, dtype=np.int64) * num_actions  # row starts in the flat masks (_check_legal)
         # What a BatchPolicy is shown (allocated only when one plays).
         rows = n if (batched or match_maker is not None) else 0
         self._batch_obs = np.zeros((rows, size), dtype=np.float32)
@@ -448,7 +449,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         With ``illegal_action="raise"`` an illegal action raises ``ValueError`` here, before any game moves.
         """
         in_range = (actions >= 0) & (actions < self._num_actions)
-        legal = in_range & (self._masks[np.arange(self.num_envs), np.where(in_range, actions, 0)] == 1)
+        # one flat gather: row i's entry sits at i * num_actions + action (out-of-range actions read entry 0)
+        flat = self._masks.reshape(-1)[self._mask_rows + np.where(in_range, actions, 0)]
+        legal = in_range & (flat == 1)
         legal |= self._ended
         if self._raises and not legal.all():
             i = int(np.flatnonzero(~legal)[0])

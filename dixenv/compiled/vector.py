@@ -97,6 +97,8 @@ class CompiledGames:
         self.last_scores = np.zeros((n, aec.config.num_players), dtype=np.float64)
         self._deal_scores = np.zeros(n * aec.config.num_players, dtype=np.int64)  # versus_step's, for new games
         self._seats = np.full(n, self.learner, dtype=np.int64)
+        self._no_slots = np.zeros(0, dtype=np.int64)
+        self._all_slots = np.arange(n, dtype=np.int64)
 
     # --- what VectorEnv calls ----------------------------------------------------------------
     def deal(self, slots: list[int], seeds: list[int | None]) -> None:
@@ -125,12 +127,17 @@ class CompiledGames:
         per game, legal or waiting to restart); the same rewards; autoreset and infos by ``VectorEnv``."""
         venv, n = self.venv, self.venv.num_envs
         ended = venv._ended
-        restarted = np.flatnonzero(ended)
-        moved = np.flatnonzero(legal & ~ended)
-        illegal = np.flatnonzero(~legal)
+        # Every slot is in one of restarted (ended: its action is unused), moved, illegal. The usual
+        # step has no illegal action, often no ended game: skip what is then empty (3 us a flatnonzero).
+        if not legal.all():
+            illegal, restarted, moved = np.flatnonzero(~legal), np.flatnonzero(ended), np.flatnonzero(legal & ~ended)
+        elif ended.any():
+            illegal, restarted, moved = self._no_slots, np.flatnonzero(ended), np.flatnonzero(~ended)
+        else:
+            illegal, restarted, moved = self._no_slots, self._no_slots, self._all_slots
         if self._fused:  # new games, the moves, forced moves, opponents and observations in one call
-            moves = np.full(n, -1, dtype=np.int64)
-            moves[moved] = actions[moved]
+            moves = actions.astype(np.int64)  # a copy
+            moves[illegal] = -1
             moves[restarted] = self.batch.NEW_GAME  # NEXT_STEP autoreset: this step starts the next game
             self._versus_step(moves)
             if restarted.size:  # the scores at the deal: what the moves after it score is paid too
@@ -258,8 +265,7 @@ class CompiledGames:
             going = slots[~over]
             truncated[going] = batch.truncated()[going]
         if mode == "win" and ended.size:
-            for g, result in zip(ended.tolist(), game_results(batch, ended, self.teams)):
-                rewards[g] = result[self.learner]
+            rewards[ended] = np.asarray(game_results(batch, ended, self.teams))[:, self.learner]
 
     def _value(self, scores: np.ndarray) -> np.ndarray:
         """The learner's ``score_values`` (``"points"`` or ``"margin"``) in each row of ``scores`` (games x seats)."""
