@@ -99,6 +99,7 @@ class CompiledGames:
         self._seats = np.full(n, self.learner, dtype=np.int64)
         self._no_slots = np.zeros(0, dtype=np.int64)
         self._all_slots = np.arange(n, dtype=np.int64)
+        self._compiled_wins = hasattr(self.batch, "win_results") and self.teams is None  # as game_results
 
     # --- what VectorEnv calls ----------------------------------------------------------------
     def deal(self, slots: list[int], seeds: list[int | None]) -> None:
@@ -140,7 +141,7 @@ class CompiledGames:
             moves[illegal] = -1
             moves[restarted] = self.batch.NEW_GAME  # NEXT_STEP autoreset: this step starts the next game
             self._versus_step(moves)
-            if restarted.size:  # the scores at the deal: what the moves after it score is paid too
+            if restarted.size and self.reward_mode != "win":  # the scores at the deal: what the moves after it score is paid too
                 self.last_scores[restarted] = self._deal_scores.reshape(n, -1)[restarted]
         else:
             if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
@@ -265,7 +266,10 @@ class CompiledGames:
             going = slots[~over]
             truncated[going] = batch.truncated()[going]
         if mode == "win" and ended.size:
-            rewards[ended] = np.asarray(game_results(batch, ended, self.teams))[:, self.learner]
+            if self._compiled_wins:  # dix: one compiled call, no Python lists (a game ends most steps in solo)
+                rewards[ended] = batch.win_results(ended)[:, self.learner]
+            else:
+                rewards[ended] = np.asarray(game_results(batch, ended, self.teams))[:, self.learner]
 
     def _value(self, scores: np.ndarray) -> np.ndarray:
         """The learner's ``score_values`` (``"points"`` or ``"margin"``) in each row of ``scores`` (games x seats)."""

@@ -1271,12 +1271,6 @@ class DixBatch:
         np.equal(self.state[:, PHASE], GAME_OVER, out=out)
         return out
 
-    def truncated(self, out: np.ndarray | None = None) -> np.ndarray:
-        """(N,) bool, all False: dix always ends by its rules (the draw pile runs out)."""
-        out = np.empty(self.n, dtype=bool) if out is None else out
-        out[:] = False
-        return out
-
 
 def play_random(
     batch: DixBatch,
