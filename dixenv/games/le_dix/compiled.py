@@ -38,10 +38,10 @@ The undealt cards are not kept: nothing observable or legal depends on them. The
 (``obs_size`` float32) and mask buffers are the caller's, written in place.
 
 Per game the kernels are ``@njit(cache=True)`` functions of ``(arrays, g)``; one per-slot body,
-``_run_slot``, does what its ``OP_*`` bits ask (deal, apply, forced moves, observe, mask, random
-play), and two batched wrappers run it over a list of slots: ``_run_parallel``
-(``@njit(parallel=True)``, ``prange`` over slots) and ``_run_serial`` (one thread), chosen by the
-batch's ``parallel`` attribute. Games never share memory and each draws only from its own
+``_run_slots``, does what its ``OP_*`` bits ask (deal, apply, forced moves, observe, mask, random
+play) in a range of a list of slots, and two batched wrappers run it: ``_run_parallel``
+(``@njit(parallel=True)``, ``prange`` over slots, one slot a call) and ``_run_serial`` (one
+thread, one call for the whole list), chosen by the batch's ``parallel`` attribute. Games never share memory and each draws only from its own
 generator row, so the results depend neither on the number of threads nor on the wrapper.
 
 Nothing in ``dixenv`` imports this module at import time (numba is the optional ``fast`` extra).
@@ -515,45 +515,51 @@ def _random_opponents(
 
 
 @njit(cache=True)
-def _run_slot(
+def _run_slots(
     ops: int, I: Arr, S: Arr, C: Arr, prm: Arr, deals: Arr, pts: Arr, offs: Arr, rng: Arr, slots: Arr,
-    actions: Arr, seats: Arr, obs: Arr, masks: Arr, rng_moves: Arr, steps: int, finished: Arr, seat_rows: Arr, k: int
+    actions: Arr, seats: Arr, obs: Arr, masks: Arr, rng_moves: Arr, steps: int, finished: Arr, seat_rows: Arr,
+    lo: int, hi: int
 ) -> None:
-    """What ``ops`` asks, in the game of ``slots[k]`` (the body of both batched wrappers below)."""
-    g = slots[k]
+    """What ``ops`` asks, in the games of ``slots[lo:hi]`` (the body of both batched wrappers below).
+
+    The loop over slots is inside, as in dix's (``dixenv.games.dix.compiled._run_slots``): outside a
+    parallel loop each kernel call counts a reference to each of its arrays with atomic operations.
+    """
     buf = np.empty(MAX_LEGAL, np.int64)
-    if ops & OP_RANDOM:
-        _random_decisions(I, S, C, prm, deals, pts, offs, rng, g, buf, rng_moves, steps, obs, masks, finished)
-        return
-    if ops & OP_NEW:
-        _new_game(I, S, C, prm, deals, rng, g)
-    if ops & OP_APPLY and actions[k] == NEW_GAME:
-        _new_game(I, S, C, prm, deals, rng, g)
-        n = prm[P_N]
-        for p in range(n):
-            finished[g * n + p] = S[g, SCORE, p]
-    if ops & OP_APPLY and actions[k] >= 0 and I[g, PHASE] != _GAME_OVER:
-        _apply(I, S, C, prm, deals, pts, rng, g, actions[k])
-    if ops & OP_FORCED:
-        _play_forced(I, S, C, prm, deals, pts, rng, g, buf)
-    if ops & OP_OPPONENTS:
-        _random_opponents(I, S, C, prm, deals, pts, rng, g, buf, seat_rows, rng_moves, (ops & OP_FORCED) != 0)
-    if ops & OP_OBSERVE:
-        seat = seats[g]
-        if seat < 0:
-            seat = -1 if I[g, PHASE] == _GAME_OVER else I[g, PLAYER]
-        if seat < 0:
-            obs[g, :] = 0.0
-        else:
-            _observe(I, S, C, prm, deals, offs, g, seat, obs[g])
-    if ops & OP_MASK:
-        if ops & OP_OPPONENTS and seat_rows[I[g, PLAYER]] >= 0:
-            masks[g, :] = 0
-        else:
-            _write_mask(buf, _legal(I, S, C, prm, g, buf), masks[g])
+    for k in range(lo, hi):
+        g = slots[k]
+        if ops & OP_RANDOM:
+            _random_decisions(I, S, C, prm, deals, pts, offs, rng, g, buf, rng_moves, steps, obs, masks, finished)
+            continue
+        if ops & OP_NEW:
+            _new_game(I, S, C, prm, deals, rng, g)
+        if ops & OP_APPLY and actions[k] == NEW_GAME:
+            _new_game(I, S, C, prm, deals, rng, g)
+            n = prm[P_N]
+            for p in range(n):
+                finished[g * n + p] = S[g, SCORE, p]
+        if ops & OP_APPLY and actions[k] >= 0 and I[g, PHASE] != _GAME_OVER:
+            _apply(I, S, C, prm, deals, pts, rng, g, actions[k])
+        if ops & OP_FORCED:
+            _play_forced(I, S, C, prm, deals, pts, rng, g, buf)
+        if ops & OP_OPPONENTS:
+            _random_opponents(I, S, C, prm, deals, pts, rng, g, buf, seat_rows, rng_moves, (ops & OP_FORCED) != 0)
+        if ops & OP_OBSERVE:
+            seat = seats[g]
+            if seat < 0:
+                seat = -1 if I[g, PHASE] == _GAME_OVER else I[g, PLAYER]
+            if seat < 0:
+                obs[g, :] = 0.0
+            else:
+                _observe(I, S, C, prm, deals, offs, g, seat, obs[g])
+        if ops & OP_MASK:
+            if ops & OP_OPPONENTS and seat_rows[I[g, PLAYER]] >= 0:
+                masks[g, :] = 0
+            else:
+                _write_mask(buf, _legal(I, S, C, prm, g, buf), masks[g])
 
 
-# Two wrappers over the same per-slot body: threads over slots (``prange``), and one thread. The
+# Two wrappers over the same body: threads over slots (``prange``), and one thread. The
 # serial one is for small calls between a Python policy's batches: numba's OpenMP threads and a
 # policy's BLAS or torch threads spin-wait against each other on a small machine (measured on 2
 # cores: 1.4 ms a call instead of 17 us, and the policy's matmul 20x slower).
@@ -563,8 +569,8 @@ def _run_parallel(
     actions: Arr, seats: Arr, obs: Arr, masks: Arr, rng_moves: Arr, steps: int, finished: Arr, seat_rows: Arr
 ) -> None:
     for k in prange(slots.shape[0]):
-        _run_slot(ops, I, S, C, prm, deals, pts, offs, rng, slots, actions, seats, obs, masks, rng_moves, steps,
-                  finished, seat_rows, k)
+        _run_slots(ops, I, S, C, prm, deals, pts, offs, rng, slots, actions, seats, obs, masks, rng_moves, steps,
+                   finished, seat_rows, k, k + 1)
 
 
 @njit(cache=True)
@@ -572,9 +578,8 @@ def _run_serial(
     ops: int, I: Arr, S: Arr, C: Arr, prm: Arr, deals: Arr, pts: Arr, offs: Arr, rng: Arr, slots: Arr,
     actions: Arr, seats: Arr, obs: Arr, masks: Arr, rng_moves: Arr, steps: int, finished: Arr, seat_rows: Arr
 ) -> None:
-    for k in range(slots.shape[0]):
-        _run_slot(ops, I, S, C, prm, deals, pts, offs, rng, slots, actions, seats, obs, masks, rng_moves, steps,
-                  finished, seat_rows, k)
+    _run_slots(ops, I, S, C, prm, deals, pts, offs, rng, slots, actions, seats, obs, masks, rng_moves, steps,
+               finished, seat_rows, 0, slots.shape[0])
 
 
 # --- the Python face ------------------------------------------------------------------------------
