@@ -99,7 +99,6 @@ class CompiledGames:
         self._seats = np.full(n, self.learner, dtype=np.int64)
         self._no_slots = np.zeros(0, dtype=np.int64)
         self._all_slots = np.arange(n, dtype=np.int64)
-        self._compiled_wins = hasattr(self.batch, "win_results") and self.teams is None  # as game_results
 
     # --- what VectorEnv calls ----------------------------------------------------------------
     def deal(self, slots: list[int], seeds: list[int | None]) -> None:
@@ -141,7 +140,8 @@ class CompiledGames:
             moves[illegal] = -1
             moves[restarted] = self.batch.NEW_GAME  # NEXT_STEP autoreset: this step starts the next game
             self._versus_step(moves)
-            if restarted.size and self.reward_mode != "win":  # the scores at the deal: what the moves after it score is paid too
+            # the scores at the deal (score rewards only): what the moves after it score is paid too
+            if restarted.size and self.reward_mode != "win":
                 self.last_scores[restarted] = self._deal_scores.reshape(n, -1)[restarted]
         else:
             if restarted.size:  # NEXT_STEP autoreset: this step starts the next game, its action is ignored
@@ -266,10 +266,7 @@ class CompiledGames:
             going = slots[~over]
             truncated[going] = batch.truncated()[going]
         if mode == "win" and ended.size:
-            if self._compiled_wins:  # dix: one compiled call, no Python lists (a game ends most steps in solo)
-                rewards[ended] = batch.win_results(ended)[:, self.learner]
-            else:
-                rewards[ended] = np.asarray(game_results(batch, ended, self.teams))[:, self.learner]
+            rewards[ended] = game_results(batch, ended, self.teams)[:, self.learner]
 
     def _value(self, scores: np.ndarray) -> np.ndarray:
         """The learner's ``score_values`` (``"points"`` or ``"margin"``) in each row of ``scores`` (games x seats)."""
@@ -303,20 +300,20 @@ def _policy_actions(policy: Any, observations: np.ndarray, masks: np.ndarray, sl
     return actions.astype(np.int64)
 
 
-def game_results(batch: Any, slots: np.ndarray, teams: list[int] | None) -> list[list[float]]:
-    """``win_rewards`` per seat of each game of ``slots`` that ended: ranked by the batch's keys where
-    the game has tie-breaks (dix, compiled: ``DixBatch.win_results``), else by points (with teams,
-    the team's total).
+def game_results(batch: Any, slots: np.ndarray, teams: list[int] | None) -> np.ndarray:
+    """``win_rewards`` per seat of each game of ``slots`` that ended (float64, games x seats): ranked by
+    the batch's keys where the game has tie-breaks (dix, compiled: ``DixBatch.win_results``), else by
+    points (with teams, the team's total).
 
     A Python loop over the games: about 3 µs a game, where numpy on the one or two games that end
     in a step costs about 25 µs (measured; the vector env pays it in its step).
     """
     if hasattr(batch, "win_results") and teams is None:  # dix: compiled, the tie-breaks included
-        return batch.win_results(slots).tolist()
+        return batch.win_results(slots)  # no Python lists: in solo a game ends in most steps
     keys = batch.ranking_keys(slots=slots).tolist() if hasattr(batch, "ranking_keys") else None
     scores = batch.scores()[slots].tolist() if keys is None else None
-    return [win_rewards([tuple(k) for k in keys[j]] if keys is not None else _ranking_keys(scores[j], teams), teams)
-            for j in range(len(slots))]
+    return np.array([win_rewards([tuple(k) for k in keys[j]] if keys is not None else _ranking_keys(scores[j], teams),
+                                 teams) for j in range(len(slots))], dtype=np.float64)
 
 
 def _ranking_keys(scores: list, teams: list[int] | None) -> list[tuple]:

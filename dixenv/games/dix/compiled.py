@@ -42,9 +42,9 @@ Per game the kernels are ``@njit(cache=True)`` functions of ``(arrays, g)``; one
 ``_run_slots``, does what its ``OP_*`` bits ask (new game, apply, forced moves, random opponents,
 observe, mask, random play) in a range of a list of slots, and two batched wrappers run it:
 ``_run_parallel`` (``@njit(parallel=True)``, ``prange`` over slots, one slot a call) and
-``_run_serial`` (one thread, one call for the whole list), chosen by the batch's ``parallel`` attribute. Games never share memory and each draws
-only from its own generator row, so the results depend neither on the number of threads nor on
-the wrapper.
+``_run_serial`` (one thread, one call for the whole list), chosen by the batch's ``parallel``
+attribute. Games never share memory and each draws only from its own generator row, so the
+results depend neither on the number of threads nor on the wrapper.
 
 Nothing in ``dixenv`` imports this module at import time (numba is the optional ``fast`` extra).
 numba's cache does not notice edits to the modules this one calls (``dixenv/compiled/rng.py``,
@@ -1003,7 +1003,6 @@ class DixBatch:
         self._none_obs = np.zeros((0, self.obs_size), dtype=np.float32)
         self._none_mask = np.zeros((0, self.num_actions), dtype=np.int8)
         self._none_rng = np.zeros((0, 6), dtype=np.uint64)
-        self._learner_seats_cache: np.ndarray | None = None  # ``_learner_seats``
 
     # --- helpers -----------------------------------------------------------------------------
     @property
@@ -1191,16 +1190,9 @@ class DixBatch:
             raise ValueError(f"deal_scores must be a C-contiguous int64 array of shape ({self.n * self.num_players},)")
         ops = OP_APPLY | OP_OPPONENTS | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0)
         self._run(ops, self.all_slots, self._actions(actions, self.all_slots),
-                  self._learner_seats(learner), self._out(obs, self.obs_size, np.float32),
+                  np.full(self.n, learner, dtype=np.int64), self._out(obs, self.obs_size, np.float32),
                   self._out(masks, self.num_actions, np.int8), rng_moves=opponent_rows, finished=deal_scores,
                   seat_rows=seat_rows)
-
-    def _learner_seats(self, learner: int) -> np.ndarray:
-        """(N,) int64 filled with ``learner``, kept between steps (a step is about 100 us; a new array, 2)."""
-        seats = self._learner_seats_cache
-        if seats is None or seats[0] != learner:
-            seats = self._learner_seats_cache = np.full(self.n, learner, dtype=np.int64)
-        return seats
 
     # --- views -------------------------------------------------------------------------------
     def masks(self, out: np.ndarray | None = None) -> np.ndarray:

@@ -41,8 +41,9 @@ Per game the kernels are ``@njit(cache=True)`` functions of ``(arrays, g)``; one
 ``_run_slots``, does what its ``OP_*`` bits ask (deal, apply, forced moves, observe, mask, random
 play) in a range of a list of slots, and two batched wrappers run it: ``_run_parallel``
 (``@njit(parallel=True)``, ``prange`` over slots, one slot a call) and ``_run_serial`` (one
-thread, one call for the whole list), chosen by the batch's ``parallel`` attribute. Games never share memory and each draws only from its own
-generator row, so the results depend neither on the number of threads nor on the wrapper.
+thread, one call for the whole list), chosen by the batch's ``parallel`` attribute. Games never
+share memory and each draws only from its own generator row, so the results depend neither on the
+number of threads nor on the wrapper.
 
 Nothing in ``dixenv`` imports this module at import time (numba is the optional ``fast`` extra).
 numba's cache does not notice edits to ``dixenv/compiled/rng.py``; delete this module's
