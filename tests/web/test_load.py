@@ -105,6 +105,35 @@ async def one_round(base: str, first_seed: int) -> dict[str, float]:
             "p50_ms": round(1000 * lat[len(lat) // 2], 1), "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 1)}
 
 
+def http_get(sock: socket.socket, path: str) -> bytes:
+    """One GET on an open connection; returns the response's status line (b"" when the server closed it)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b""
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head.split(b"\r\n")[0]
+
+
+def test_server_keeps_an_idle_connection_longer_than_httpx_does(server):
+    # The server must not close a connection a client still counts as reusable: uvicorn's 5 s default
+    # equals httpx's expiry, and under load a request sent at the edge failed with httpx.ReadError.
+    _, base = server
+    client_expiry = httpx.Limits().keepalive_expiry
+    assert client_expiry is not None
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        assert http_get(sock, "/api") == b"HTTP/1.1 200 OK"
+        time.sleep(client_expiry + 1)
+        assert http_get(sock, "/api") == b"HTTP/1.1 200 OK"  # the same connection, still open
+
+
 def test_200_concurrent_games_without_errors_or_memory_growth(server):
     proc, base = server
     start_mb = rss_mb(proc.pid)
