@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dixenv.core.aec import CardGameEnv, wrap
+from dixenv.core.aec import CardGameEnv, make_raw_env, wrap
 from dixenv.games.dix_de_suite.game import GAME
 
 
@@ -27,6 +27,10 @@ class raw_env(CardGameEnv):
     game = GAME
 
 
-def env(**options: Any) -> Any:
-    """dix de suite with the PettingZoo classic wrappers (an illegal action loses the game)."""
-    return wrap(raw_env(**options))
+def env(engine: str = "python", **options: Any) -> Any:
+    """dix de suite with the PettingZoo classic wrappers (an illegal action loses the game).
+
+    ``engine``: "python" only for now ("compiled" says which games have a compiled single env;
+    every game's ``VectorEnv`` runs compiled).
+    """
+    return wrap(make_raw_env(raw_env, engine, options))

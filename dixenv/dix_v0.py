@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dixenv.core.aec import CardGameEnv, wrap
+from dixenv.core.aec import CardGameEnv, make_raw_env, wrap
 from dixenv.games.dix.cards import STANDARD_DECK, DeckSpec
 from dixenv.games.dix.game import GAME
 from dixenv.games.dix.scoring import score_cards
@@ -29,6 +29,10 @@ class raw_env(CardGameEnv):
     game = GAME
 
 
-def env(**options: Any) -> Any:
-    """dix (TEN) with the PettingZoo classic wrappers (an illegal move loses and ends the game)."""
-    return wrap(raw_env(**options))
+def env(engine: str = "python", **options: Any) -> Any:
+    """dix (TEN) with the PettingZoo classic wrappers (an illegal move loses and ends the game).
+
+    ``engine``: "python" only for now ("compiled" says which games have a compiled single env;
+    every game's ``VectorEnv`` runs compiled).
+    """
+    return wrap(make_raw_env(raw_env, engine, options))

@@ -9,7 +9,8 @@ Run ``python -m experiments.bench`` (``--help`` for options). For each game that
                from the mask;
 * ``env``      ``env()`` (PettingZoo classic wrappers) with ``last()`` every step; the move is drawn
                from the mask. With ``auto_forced=True`` (the default) forced moves are played
-               inside the env and are not steps; ``env(af=0)`` is the same with ``auto_forced=False``.
+               inside the env and are not steps; ``env(af=0)`` is the same with ``auto_forced=False``;
+               ``env(compiled)`` is ``env(engine="compiled")`` (games that have one, numba installed).
 
 and OpenSpiel's ``oh_hell`` (num_tricks_fixed=10, i.e. one 10-card deal) two ways: ``spiel`` bare
 ``legal_actions()`` / ``apply_action()`` (chance nodes drawn from ``chance_outcomes()``, not counted
@@ -94,6 +95,13 @@ from typing import Any, Callable
 import numpy as np
 
 import dixenv
+
+def numba_installed() -> bool:
+    """True when the ``fast`` extra (numba) is installed: the compiled rows can run."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
 
 NUM_UNIFORMS = 1 << 16  # a ring of precomputed uniforms; index with & (NUM_UNIFORMS - 1)
 SPIEL_TRICKS = 10
@@ -975,9 +983,9 @@ def measure_all(specs: list[Spec], seconds: float, rounds: int) -> list[Result]:
 
 def print_table(results: list[Result]) -> None:
     """The table: game, players, mode, steps/s, games/s, µs/step."""
-    print(f"{'game':<14} {'n':>3}  {'mode':<9} {'steps/s':>11} {'games/s':>9} {'µs/step':>9}")
+    print(f"{'game':<14} {'n':>3}  {'mode':<13} {'steps/s':>11} {'games/s':>9} {'µs/step':>9}")
     for r in results:
-        print(f"{r.game:<14} {r.players:>3}  {r.mode:<9} {r.steps_per_s:>11,.0f} {r.games_per_s:>9,.1f} {r.us_per_step:>9.1f}")
+        print(f"{r.game:<14} {r.players:>3}  {r.mode:<13} {r.steps_per_s:>11,.0f} {r.games_per_s:>9,.1f} {r.us_per_step:>9.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1034,6 +1042,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     u, seed = uniforms(args.seed), args.seed
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; {args.seconds:g} s per measurement, best of {args.rounds} interleaved rounds\n")
+    from dixenv.games import game_spec
+
     loaded: dict[str, Any] = {}
     specs: list[Spec] = []
     for name in args.games:
@@ -1056,6 +1066,9 @@ def main(argv: list[str] | None = None) -> int:
             if name == "le_dix":  # like for like with OpenSpiel, which has no forced-move skipping
                 o2 = {**options, "auto_forced": False}
                 specs.append(((name, n, "env(af=0)"), lambda s, m=module, o=o2: run_env(m, o, s, u, seed)))
+            if game_spec(name).compiled_state is not None and numba_installed():
+                o3 = {**options, "engine": "compiled"}
+                specs.append(((name, n, "env(compiled)"), lambda s, m=module, o=o3: run_env(m, o, s, u, seed)))
     if not args.no_openspiel:
         try:
             import pyspiel  # noqa: F401
@@ -1075,7 +1088,7 @@ def main(argv: list[str] | None = None) -> int:
     ratios = []
     for n in args.players:
         ref = by_key.get(("os oh_hell", n, "rl_env"))
-        for mode in ("env", "env(af=0)"):
+        for mode in ("env", "env(af=0)", "env(compiled)"):
             ours = by_key.get(("le_dix", n, mode))
             if ref and ours:
                 ratios.append(f"  {n} players: le_dix {mode} / OpenSpiel rl_environment = {ours.steps_per_s / ref.steps_per_s:.2f}x steps/s")

@@ -309,7 +309,7 @@ def test_the_soak_plays_the_game_without_failures(spec):
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
 def test_every_spec_field_names_something_that_loads(spec):
-    for field in ("renderer", "view", "search_rules", "openspiel", "compiled", "stats"):
+    for field in ("renderer", "view", "search_rules", "openspiel", "compiled", "compiled_state", "stats"):
         target = getattr(spec, field)
         if target is None:
             continue
@@ -320,7 +320,7 @@ def test_every_spec_field_names_something_that_loads(spec):
         elif field == "openspiel" and isinstance(target, str):
             pytest.importorskip("pyspiel")
             assert load(target) is not None
-        elif field == "compiled" and isinstance(target, str):
+        elif field in ("compiled", "compiled_state") and isinstance(target, str):
             pytest.importorskip("numba")
             assert isinstance(load(target), type)
         else:

@@ -158,7 +158,7 @@ class CardGameEnv(AECEnv):
         scenario = reset_options(options)
         rng = self._rng if seed is None else np.random.default_rng(seed)
         events = [] if self.record_events else None
-        state = self.game.new_state(self.config, rng, scenario, events)  # a refused reset changes nothing
+        state = self._new_state(rng, scenario, events)  # a refused reset changes nothing
         self._rng, self.events, self.state = rng, events, state
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -183,6 +183,14 @@ class CardGameEnv(AECEnv):
         if type(action) is not int:  # a plain int is already an action id (as_action costs ~0.5 µs)
             action = as_action(action, self._legal_names)
         self._step(agent, action)
+
+    def _new_state(self, rng: np.random.Generator, scenario: dict[str, Any], events: list[Event] | None) -> GameState:
+        """A new game dealt from ``rng`` (the engine's; ``dixenv.compiled.aec`` deals on the compiled one)."""
+        return self.game.new_state(self.config, rng, scenario, events)
+
+    def _is_legal(self, action: int) -> bool:
+        """True if int ``action`` is legal for the agent to act (the classic wrapper's illegal-move test)."""
+        return action in self.state.legal_actions()
 
     def _step(self, agent: str, action: int) -> None:
         """Play int ``action`` for ``agent``, the live agent to act, then the forced moves; set rewards and the next agent."""
@@ -368,7 +376,7 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
             action = as_action(action, raw._legal_names)
         if not 0 <= action < raw._num_actions:
             assert raw.action_spaces[agent].contains(action), "action is not in action space"
-        if action not in raw.state.legal_actions():  # TerminateIllegal: the offender loses
+        if not raw._is_legal(action):  # TerminateIllegal: the offender loses
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0
             raw.terminations = dict.fromkeys(raw.agents, True)
@@ -391,6 +399,20 @@ class ClassicWrapper(wrappers.OrderEnforcingWrapper):
 
     def __str__(self) -> str:
         return str(self.env)
+
+
+#: The engines a game's ``env(engine=...)`` can run on.
+ENGINES = ("python", "compiled")
+
+
+def make_raw_env(raw_cls: type, engine: str, options: dict[str, Any]) -> CardGameEnv:
+    """``raw_cls(**options)`` on the ``engine`` asked: "python" (the reference engine, everything) or
+    "compiled" (``dixenv.compiled.aec``: the game's compiled engine, the ``fast`` extra)."""
+    if check_choice("engine", engine, ENGINES) == "python":
+        return raw_cls(**options)
+    from dixenv.compiled.aec import CompiledCardGameEnv  # numba is imported only when asked for
+
+    return CompiledCardGameEnv(raw_cls, **options)
 
 
 def wrap(env: AECEnv) -> AECEnv:

@@ -69,6 +69,8 @@ class GameSpec:
     openspiel: Any = None
     #: The compiled batched engine's class (numba; ``dixenv.compiled.vector``).
     compiled: Any = None
+    #: One game on the compiled engine as a ``GameState`` (numba; ``env(engine="compiled")``, ``dixenv.compiled.aec``).
+    compiled_state: Any = None
     #: ``experiments.game_stats`` hook class (figures per game beyond the result).
     stats: Any = None
     #: The configurations ``experiments.soak`` plays (none: the default table with random moves).

@@ -210,20 +210,25 @@ def test_engine_option_is_checked_and_explains_what_the_compiled_engine_cannot_p
 
 
 def test_without_numba_the_compiled_engine_names_the_extra_and_the_default_is_python():
+    """VectorEnv and the single env (``le_dix_v0.env(engine="compiled")``) alike."""
     code = (
         "import sys, importlib.util\n"
         "real = importlib.util.find_spec\n"
         "importlib.util.find_spec = lambda name, *a: None if name == 'numba' else real(name, *a)\n"
         "sys.modules['numba'] = None  # import numba now fails\n"
+        "import dixenv.le_dix_v0\n"
         "from dixenv.vector import VectorEnv\n"
         "assert VectorEnv('dixenv/LeDix-v0', 2, opponents='random').engine == 'python'\n"
-        "try:\n"
-        "    VectorEnv('dixenv/LeDix-v0', 2, opponents='random', engine='compiled')\n"
-        "except ImportError as err:\n"
-        "    print(err)\n"
+        "dixenv.le_dix_v0.env(num_players=3).reset(seed=0)\n"
+        "for make in (lambda: VectorEnv('dixenv/LeDix-v0', 2, opponents='random', engine='compiled'),\n"
+        "             lambda: dixenv.le_dix_v0.env(engine='compiled')):\n"
+        "    try:\n"
+        "        make()\n"
+        "    except ImportError as err:\n"
+        "        print(err)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
-    assert "pip install 'dixenv[fast]'" in out
+    assert out.count("pip install 'dixenv[fast]'") == 2, out
 
 
 @pytest.mark.parametrize("env_id, options", [CASES[0], CASES[3], CASES[7], CASES[8]],

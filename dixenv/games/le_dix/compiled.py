@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -69,9 +70,11 @@ from dixenv.games.le_dix import actions as A  # noqa: E402
 from dixenv.games.le_dix.cards import NUM_CARDS  # noqa: E402
 from dixenv.games.le_dix.config import LeDixConfig, make_config  # noqa: E402
 from dixenv.games.le_dix.observation import NUM_PHASES, make_layout  # noqa: E402
-from dixenv.games.le_dix.state import BIDDING, DISCARD, GAME_OVER, PLAYING, TRUMP_CHOICE, deal_points  # noqa: E402
+from dixenv.games.le_dix.state import (  # noqa: E402
+    BIDDING, DISCARD, GAME_OVER, PLAYING, SCENARIO_KEYS, TRUMP_CHOICE, deal_points,
+)
 
-__all__ = ["LeDixBatch", "bench", "play_random", "warm_up"]
+__all__ = ["LeDixArrayState", "LeDixBatch", "bench", "play_random", "warm_up"]
 
 Arr = np.ndarray  # the kernels' array arguments (numba types them at the first call)
 
@@ -875,6 +878,155 @@ class LeDixBatch:
         out = np.empty(self.n, dtype=bool) if out is None else out
         np.equal(self.ints[:, PHASE], GAME_OVER, out=out)
         return out
+
+
+# --- one game (``le_dix_v0.env(engine="compiled")``) ---------------------------------------------
+@njit(cache=True)
+def _one(ops: int, I: Arr, S: Arr, C: Arr, prm: Arr, deals: Arr, pts: Arr, offs: Arr, rng: Arr, action: int, seat: int,
+         obs: Arr, mask: Arr) -> int:
+    """What ``ops`` asks in game 0, as ``_run_slots`` does per slot, with the observation and mask as
+    1-d rows: fewer arguments than the batched wrappers, as a single env calls it once a move and
+    numba's dispatch costs about 0.15 us an array (measured: 13 arguments 1.8 us, 18 about 3.5).
+    Returns the seat to act, -1 once the game is over."""
+    buf = np.empty(MAX_LEGAL, np.int64)
+    if ops & OP_NEW:
+        _new_game(I, S, C, prm, deals, rng, 0)
+    if ops & OP_APPLY:
+        _apply(I, S, C, prm, deals, pts, rng, 0, action)
+    if ops & OP_FORCED:
+        _play_forced(I, S, C, prm, deals, pts, rng, 0, buf)
+    if ops & OP_OBSERVE:
+        if seat < 0 and I[0, PHASE] != _GAME_OVER:
+            seat = I[0, PLAYER]
+        if seat < 0:
+            obs[:] = 0.0
+        else:
+            _observe(I, S, C, prm, deals, offs, 0, seat, obs)
+    if ops & OP_MASK:
+        _write_mask(buf, _legal(I, S, C, prm, 0, buf), mask)
+    return -1 if I[0, PHASE] == _GAME_OVER else I[0, PLAYER]
+
+
+@lru_cache(maxsize=64)
+def _shared_tables(config: LeDixConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``_tables`` made once per config (an env deals a new state at every reset), read only."""
+    tables = _tables(config)
+    for array in tables[:4]:
+        array.flags.writeable = False
+    return tables
+
+
+class LeDixArrayState:
+    """One le_dix game on the compiled kernels, with the ``GameState`` methods the AEC adapter uses.
+
+    The state of ``le_dix_v0.env(engine="compiled")``: the game is the arrays of a one-slot batch
+    (``ints``, ``seats``, ``cards``, ``rng``; see the module docstring), and every move is one
+    compiled call that applies it, plays the forced moves when asked, and writes the observation of
+    the player to act (``obs``) and its legal mask (``mask``). Seeded alike, it plays the game of
+    ``LeDixState`` (tests/compiled/test_le_dix_single.py compares every step). It has no Python
+    state: the hands, tricks, move log, ``clone`` and ``sample_hidden`` (search agents, rendering,
+    scenario decks) need the Python engine; reading them raises ``AttributeError`` saying so.
+    """
+
+    #: The reset options of the Python engine (scenario decks), which this one does not play.
+    SCENARIO_KEYS = SCENARIO_KEYS
+
+    def __init__(self, config: LeDixConfig):
+        if not isinstance(config, LeDixConfig):
+            raise TypeError(f"config must be a LeDixConfig (le_dix.config.make_config), not {type(config).__name__}")
+        self.config = config
+        self.num_seats = p = config.num_players
+        self._prm, self._deals, self._pts, self._offs, obs_size = _shared_tables(config)
+        self.num_actions = A.num_actions(config.max_bid)
+        self.ints = np.zeros((1, NUM_INTS), dtype=np.int32)
+        self.seats = np.zeros((1, NUM_SEAT_FIELDS, p), dtype=np.int32)
+        self.cards = np.zeros((1, NUM_CARD_FIELDS, p), dtype=np.int64)
+        self.ints[0, PHASE] = GAME_OVER
+        self.rng = rng_rows([np.random.default_rng()])  # unseeded, as an env's generator before a seeded reset
+        #: The observation of the player to act and its legal mask, rewritten by every move (zeros once over).
+        self.obs = np.zeros(obs_size, dtype=np.float32)
+        self.mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._player = -1  # the seat to act (-1: over) as the last call returned it: one Python int to read
+
+    def _call(self, ops: int, action: int = -1, seat: int = -1, obs: np.ndarray | None = None) -> None:
+        self._player = _one(ops, self.ints, self.seats, self.cards, self._prm, self._deals, self._pts, self._offs, self.rng,
+                            action, seat, self.obs if obs is None else obs, self.mask)
+
+    def new_game(self, rng: np.random.Generator | None, forced: bool) -> None:
+        """Deal a new game: from ``rng``'s state (its draws are not consumed) or, None, where the last game's draws left off.
+
+        The first game from ``default_rng(s)`` is the reference's ``LeDixState(config, default_rng(s))``
+        and each later one without a generator is the reference env's next unseeded ``reset()``.
+        The moves that are the only legal one are played when ``forced``.
+        """
+        if rng is not None:
+            self.rng[:] = rng_rows([rng])
+        self._call(OP_NEW | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0))
+
+    def apply_action(self, action: int, forced: bool = False) -> None:
+        """Play one action for the seat to act (then the forced moves when ``forced``); ``ValueError``, nothing changed, if it is illegal."""
+        if not self.is_legal(action):
+            self._raise_illegal(action)
+        self._call(OP_APPLY | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0), action)
+
+    def is_legal(self, action: int) -> bool:
+        """True if ``action`` (an int) is legal for the seat to act."""
+        return 0 <= action < self.num_actions and self.mask[action] == 1
+
+    def _raise_illegal(self, action: Any) -> None:
+        max_bid = self.config.max_bid
+        try:
+            name = f"{action} ({A.action_to_string(max_bid, int(action))})"
+        except (ValueError, TypeError):
+            name = repr(action)
+        if self.is_terminal():
+            raise ValueError(f"illegal action {name}: the game is over")
+        legal = ", ".join(A.action_to_string(max_bid, a) for a in self.legal_actions())
+        raise ValueError(f"illegal action {name} for player_{self.current_player()}; legal: {legal}")
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know of the game, as a new array (``LeDixObserver.observation``)."""
+        if type(seat) is not int or not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat must be an int in 0..{self.num_seats - 1}, got {seat!r}")
+        out = np.empty_like(self.obs)
+        self._call(OP_OBSERVE, seat=seat, obs=out)
+        return out
+
+    # --- the GameState methods the AEC adapter reads ------------------------------------------
+    def current_player(self) -> int:
+        """Seat to act, -1 once the game is over."""
+        return self._player
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the seat to act."""
+        return self.mask.nonzero()[0].tolist()
+
+    def is_terminal(self) -> bool:
+        """True after the last deal is scored."""
+        return self._player < 0
+
+    def is_truncated(self) -> bool:
+        """le_dix always ends by its rules."""
+        return False
+
+    def scores(self) -> list[int]:
+        """Points so far per seat."""
+        return self.seats[0, SCORE].tolist()
+
+    def ranking_keys(self) -> list[tuple]:
+        """Highest total wins; equal totals share."""
+        return [(s,) for s in self.scores()]
+
+    def teams(self) -> None:
+        """le_dix is played individually."""
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names this class lacks: the Python engine's state (hands, trick, clone, ...).
+        raise AttributeError(
+            f"{name!r}: a compiled le_dix game is arrays (ints, seats, cards), not the Python engine's LeDixState; "
+            "search agents, rendering, the move log and scenario decks need le_dix_v0.env(engine='python')"
+        )
 
 
 def play_random(

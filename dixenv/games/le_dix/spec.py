@@ -32,6 +32,7 @@ SPEC = GameSpec(
     search_rules="dixenv.agents.search.le_dix:RULES",
     openspiel="dixenv.openspiel:LE_DIX_EXPORT",
     compiled="dixenv.games.le_dix.compiled:LeDixBatch",
+    compiled_state="dixenv.games.le_dix.compiled:LeDixArrayState",
     stats="dixenv.experiments.game_stats:LeDixStats",
     soak=_soak(),
 )
