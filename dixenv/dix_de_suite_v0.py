@@ -30,7 +30,7 @@ class raw_env(CardGameEnv):
 def env(engine: str = "python", **options: Any) -> Any:
     """dix de suite with the PettingZoo classic wrappers (an illegal action loses the game).
 
-    ``engine``: "python" only for now ("compiled" says which games have a compiled single env;
-    every game's ``VectorEnv`` runs compiled).
+    ``engine="compiled"`` (the ``fast`` extra, numba) plays the same games on the compiled engine:
+    no rendering, move log, scenario decks or search agents (``dixenv.compiled.aec``).
     """
     return wrap(make_raw_env(raw_env, engine, options))

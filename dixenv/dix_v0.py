@@ -32,7 +32,7 @@ class raw_env(CardGameEnv):
 def env(engine: str = "python", **options: Any) -> Any:
     """dix (TEN) with the PettingZoo classic wrappers (an illegal move loses and ends the game).
 
-    ``engine``: "python" only for now ("compiled" says which games have a compiled single env;
-    every game's ``VectorEnv`` runs compiled).
+    ``engine``: "python" only for now (``engine="compiled"`` says which games have a compiled single
+    env; dix's ``VectorEnv`` runs compiled).
     """
     return wrap(make_raw_env(raw_env, engine, options))

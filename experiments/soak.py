@@ -5,6 +5,7 @@
     python -m experiments.soak --replay results/soak_failure_0.json  # replay a failure, move by move
     python -m experiments.soak --tally docs/soak/*.json              # add up runs made with distinct seeds
     python -m experiments.soak --compiled --games 100000 --workers 2 # the compiled engines against the reference
+    python -m experiments.soak --compiled-env --games 5000           # env() against env(engine="compiled")
 
 A long record run can be made in parts: runs with distinct ``--seed`` values play distinct games
 (every reset seed is derived from the master seed), and ``--tally`` adds up their summaries,
@@ -469,6 +470,74 @@ def _run_compiled_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
     return {"games": games, "moves": moves, "failures": failures}
 
 
+def compare_env(config: Config, seed: int, python: Any, compiled: Any) -> tuple[int, list[int], str | None]:
+    """One game on ``env()`` and ``env(engine="compiled")`` side by side (both wrapped); (moves, move list, error).
+
+    The same moves in both, chosen on the Python env by the configuration's ``Mover``. After every
+    move: the agent to act, ``last()`` (observation bit for bit, mask, reward, termination,
+    truncation, info), ``rewards`` and ``_cumulative_rewards``; every ``FULL_CHECK_EVERY`` moves and
+    at the end every agent's observation; then the dead agents' steps and the agents left.
+    """
+    python.reset(seed=seed)
+    compiled.reset(seed=seed)
+    mover = Mover(config, python, seed + 1)
+    played: list[int] = []
+
+    def differ() -> str | None:
+        a, b = python.last(), compiled.last()
+        if python.agent_selection != compiled.agent_selection:
+            return f"agent to act {python.agent_selection} != {compiled.agent_selection}"
+        for key in ("observation", "action_mask"):
+            if not np.array_equal(a[0][key], b[0][key]):
+                return f"{key} of {python.agent_selection} differs"
+        if a[1:] != b[1:] or python.rewards != compiled.rewards or python._cumulative_rewards != compiled._cumulative_rewards:
+            return f"last() {a[1:]} != {b[1:]} or the rewards differ"
+        if len(played) % FULL_CHECK_EVERY == 0 or a[2] or a[3]:
+            for agent in python.agents:
+                if not np.array_equal(python.observe(agent)["observation"], compiled.observe(agent)["observation"]):
+                    return f"observation of {agent} differs"
+        return None
+
+    while True:
+        error = differ()
+        if error:
+            return len(played), played, error
+        _, _, term, trunc, _ = python.last()
+        if term or trunc:
+            break
+        action = mover(python)
+        python.step(action)
+        compiled.step(action)
+        played.append(action)
+    while python.agents:
+        python.step(None)
+        compiled.step(None)
+        if python.agents != compiled.agents:
+            return len(played), played, f"agents after the dead steps {python.agents} != {compiled.agents}"
+    return len(played), played, None
+
+
+def _run_env_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
+    """Worker: the chunk's games on the Python and the compiled single env side by side (``compare_env``)."""
+    from dixenv.games import game_spec
+
+    envs: dict[Config, tuple[Any, Any]] = {}
+    games: dict[str, int] = {}
+    moves: dict[str, int] = {}
+    failures: list[dict[str, Any]] = []
+    for config, seed in chunk:
+        if config not in envs:
+            module = importlib.import_module(game_spec(config.game).env_module)
+            envs[config] = module.env(**config.kwargs), module.env(engine="compiled", **config.kwargs)
+        n, played, error = compare_env(config, seed, *envs[config])
+        games[config.game] = games.get(config.game, 0) + 1
+        moves[config.game] = moves.get(config.game, 0) + n
+        if error:
+            failures.append({"game": config.game, "options": config.kwargs, "policy": config.policy, "seed": seed,
+                             "compiled_env": True, "moves": played, "error": error})
+    return {"games": games, "moves": moves, "failures": failures}
+
+
 # --------------------------------------------------------------------------------------------
 # running many games
 
@@ -495,13 +564,15 @@ def _run_chunk(chunk: list[tuple[Config, int]]) -> dict[str, Any]:
 
 
 def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool = True,
-        on_failure: Callable[[dict[str, Any]], None] | None = None, compiled: bool = False) -> dict[str, Any]:
+        on_failure: Callable[[dict[str, Any]], None] | None = None, compiled: bool = False,
+        compiled_env: bool = False) -> dict[str, Any]:
     """Soak ``games`` (game -> number of games); the totals per game, the failures and the time.
 
     ``compiled``: instead of the checks of one engine, play every game on the compiled engine and
-    on the reference side by side (``compare_compiled``).
+    on the reference side by side (``compare_compiled``); ``compiled_env``: on ``env()`` and
+    ``env(engine="compiled")`` side by side (``compare_env``).
     """
-    work = _run_compiled_chunk if compiled else _run_chunk
+    work = _run_env_chunk if compiled_env else _run_compiled_chunk if compiled else _run_chunk
     tasks = plan(games, seed)
     rng = np.random.default_rng(seed)
     tasks = [tasks[i] for i in rng.permutation(len(tasks))]  # mix configurations across chunks
@@ -543,6 +614,13 @@ def replay(record: dict[str, Any]) -> str | None:
     if record.get("compiled"):  # a compiled-engine mismatch: the slot's game again, alone
         _, fails = compare_compiled(config, [int(record["seed"])])
         return fails[0]["error"] if fails else None
+    if record.get("compiled_env"):  # env() against env(engine="compiled"): the same game again (its moves are seeded)
+        from dixenv.games import game_spec
+
+        module = importlib.import_module(game_spec(config.game).env_module)
+        _, _, error = compare_env(config, int(record["seed"]), module.env(**config.kwargs),
+                                  module.env(engine="compiled", **config.kwargs))
+        return error
     try:
         play_one(config, int(record["seed"]), moves=[int(a) for a in record["moves"]])
     except SoakFailure as fail:
@@ -635,6 +713,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--compiled", action="store_true",
                    help="play every game on the compiled engine and the reference side by side (games with a compiled engine)")
+    p.add_argument("--compiled-env", action="store_true",
+                   help="play every game on env() and env(engine='compiled') side by side (games with a compiled single env)")
     p.add_argument("--tally", nargs="+", metavar="SUMMARY", help="add up the summary.json files of runs made with distinct seeds")
     args = p.parse_args(argv)
     if args.tally:
@@ -661,6 +741,14 @@ def main(argv: list[str] | None = None) -> int:
         if skipped:
             print(f"--compiled: {skipped} have no compiled engine yet; soaking {[g for g in games if g in BATCHES]}", file=sys.stderr)
         games = {g: k for g, k in games.items() if g in BATCHES}
+    if args.compiled_env:
+        from dixenv.games import game_spec
+
+        skipped = [g for g in games if game_spec(g).compiled_state is None]
+        if skipped:
+            print(f"--compiled-env: {skipped} have no compiled single env yet; soaking {[g for g in games if g not in skipped]}",
+                  file=sys.stderr)
+        games = {g: k for g, k in games.items() if g not in skipped}
     written: list[Path] = []
 
     def report(fail: dict[str, Any]) -> None:
@@ -673,7 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     commit = _commit()  # before the run: the code it plays
     if commit is not None and " " in commit:
         print(f"warning: the code comes from different checkouts: {commit}", file=sys.stderr)
-    totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report, compiled=args.compiled)
+    totals = run(games, args.seed, args.workers, progress=not args.no_progress, on_failure=report, compiled=args.compiled,
+                 compiled_env=args.compiled_env)
     lines = [f"{'game':<14}{'games':>10}{'moves':>14}  configurations"]
     for game in games:
         lines.append(f"{game:<14}{totals['games'][game]:>10,}{totals['moves'][game]:>14,}  {len(configurations(game))}")
@@ -683,6 +772,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {k: v for k, v in totals.items() if k != "failures"} | {"failures": len(totals["failures"]), "workers": args.workers,
                                                                        "seed": args.seed, "games_per_game": args.games,
                                                                        "compiled_against_reference": args.compiled,
+                                                                       "compiled_env_against_env": args.compiled_env,
                                                                        "commit": commit}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return 1 if totals["failures"] else 0

@@ -3,10 +3,10 @@
 The same environment as ``engine="python"`` (``dixenv.core.aec.CardGameEnv``: agents, rewards in
 every reward mode, terminations, forced moves, the classic wrappers' illegal-move rule, spaces),
 and seeded alike the same games, observations bit for bit and masks (tests/compiled/
-test_le_dix_single.py steps both side by side). The game is the compiled engine's arrays
-(the spec's ``compiled_state``, e.g. ``dixenv.games.le_dix.compiled.LeDixArrayState``): a move is
-one compiled call that applies it, plays the forced moves and writes the observation and mask of
-the player to act. What reads the Python engine's state is not offered: rendering, the move log
+test_single_compiled.py steps both side by side). The game is the compiled engine's arrays
+(the spec's ``compiled_state``, a ``dixenv.compiled.single.ArrayGameState``; le_dix and
+dix_de_suite have one): a move is one compiled call that applies it, plays the forced moves and
+writes the observation and mask of the player to act. What reads the Python engine's state is not offered: rendering, the move log
 (``record_events``), scenario decks (``reset(options=...)``) and search agents (``env.state`` has no
 hands or ``sample_hidden``); each is refused with an error naming ``engine="python"``.
 """

@@ -154,3 +154,31 @@ def test_the_compiled_soak_plays_both_engines_side_by_side_and_reports_a_mismatc
     assert soak.replay(failures[0]) is not None
     monkeypatch.setattr(LeDixBatch, "scores", real)
     assert soak.replay(failures[0]) is None
+
+
+def test_the_compiled_env_soak_plays_both_single_envs_side_by_side_and_reports_a_mismatch(monkeypatch, tmp_path, capsys):
+    pytest.importorskip("numba")
+    assert soak.main(["--compiled-env", "--games", "17", "--no-progress", "--out", str(tmp_path)]) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["compiled_env_against_env"] and summary["games"] == {"le_dix": 17, "dix_de_suite": 17}
+    assert summary["failures"] == 0 and min(summary["moves"].values()) > 17 * 10
+    assert "--compiled-env: ['dix'" in capsys.readouterr().err  # (and the test-only toy game)
+    # A compiled env whose observation of the player to act is off in one entry is caught, and the record replays it.
+    from dixenv.games.le_dix.compiled import LeDixArrayState
+
+    real = LeDixArrayState._call
+
+    def off_by_one(self, ops, action=-1, seat=-1, obs=None):
+        real(self, ops, action, seat, obs)
+        self.obs[0] += 1.0
+
+    monkeypatch.setattr(LeDixArrayState, "_call", off_by_one)
+    config = soak.configurations("le_dix")[0]
+    module = __import__("dixenv.le_dix_v0", fromlist=["env"])
+    n, played, error = soak.compare_env(config, 5, module.env(**config.kwargs), module.env(engine="compiled", **config.kwargs))
+    assert error is not None and error.startswith("observation")
+    record = {"game": "le_dix", "options": config.kwargs, "policy": config.policy, "seed": 5, "compiled_env": True,
+              "moves": played, "error": error}
+    assert soak.replay(record) == error
+    monkeypatch.setattr(LeDixArrayState, "_call", real)
+    assert soak.replay(record) is None

@@ -62,16 +62,18 @@ from typing import NamedTuple
 import numpy as np
 
 from dixenv.compiled import require_numba
+from dixenv.compiled.single import APPLY, FORCED, MASK, NEW, OBSERVE, ArrayGameState
 
 require_numba()
 
 import numba  # noqa: E402
 from numba import njit, prange  # noqa: E402
 
-from dixenv.compiled.rng import integers, permutation, seed_rows, set_row, shuffle  # noqa: E402
+from dixenv.compiled.rng import integers, permutation, rng_rows, seed_rows, set_row, shuffle  # noqa: E402
 from dixenv.games.dix_de_suite import actions as A  # noqa: E402
 from dixenv.games.dix_de_suite.cards import RACK_SIZE  # noqa: E402
 from dixenv.games.dix_de_suite.config import DixDeSuiteConfig, make_config  # noqa: E402
+from dixenv.games.dix_de_suite.game import SCENARIO_KEYS  # noqa: E402
 from dixenv.games.dix_de_suite.observation import make_layout, max_rounds  # noqa: E402
 from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, RUN_BONUS, WIN_POINTS, max_round_points  # noqa: E402
 from dixenv.games.dix_de_suite.state import (  # noqa: E402
@@ -84,7 +86,7 @@ from dixenv.games.dix_de_suite.state import (  # noqa: E402
     DixDeSuiteState,
 )
 
-__all__ = ["DixDeSuiteBatch", "bench", "play_random"]
+__all__ = ["DixDeSuiteArrayState", "DixDeSuiteBatch", "bench", "play_random"]
 
 # Columns of the info field, at the start of every row (numba freezes module-level ints as constants).
 I_DISCARD_LEN = 0
@@ -1029,6 +1031,84 @@ class DixDeSuiteBatch:
     def bytes_per_slot(self) -> int:
         """Bytes of state (the state row and the generator row) per game slot, observation buffers excluded."""
         return (self.state.nbytes + self.rng.nbytes) // self.n
+
+
+# ------------------------------------------------------------------------------- one game
+@njit(cache=True)
+def _single(ops: int, S: np.ndarray, R: Rules, off: np.ndarray, tab: np.ndarray, rng: np.ndarray, action: int, seat: int,
+            obs: np.ndarray, masks: np.ndarray) -> int:
+    """What the ``ops`` bits (``dixenv.compiled.single``) ask in slot 0, in one call: a new game, a move,
+    the forced moves, the observation of ``seat`` (-1: the player to act; zeros once over) and the
+    mask. Returns the seat to act, -1 once the game is over (``DixDeSuiteArrayState``)."""
+    if ops & NEW:
+        _new_game(S, R, rng, 0)
+    if ops & APPLY:
+        _apply(S, R, rng, 0, action)
+    if ops & FORCED:
+        _play_forced(S, R, rng, 0)
+    if ops & OBSERVE:
+        if seat < 0:
+            seat = S[0, I_CURRENT]
+        if seat < 0:
+            obs[0, :] = 0.0
+        else:
+            _observe(S, R, off, tab, 0, seat, obs)
+    if ops & MASK:
+        _mask(S, 0, masks)
+    return S[0, I_CURRENT]
+
+
+class DixDeSuiteArrayState(ArrayGameState):
+    """One dix de suite game on the compiled kernels (``dixenv.compiled.single``), the state of
+    ``dix_de_suite_v0.env(engine="compiled")``: a one-slot batch's state row and generator row, and
+    every move one call of ``_single``. Seeded alike, it plays the game of ``DixDeSuiteState``
+    (tests/compiled/test_single_compiled.py compares every step)."""
+
+    SCENARIO_KEYS = SCENARIO_KEYS
+    game_name = "dix_de_suite"
+
+    def __init__(self, config: DixDeSuiteConfig):
+        if not isinstance(config, DixDeSuiteConfig):
+            raise TypeError(f"config must be a DixDeSuiteConfig (dix_de_suite.config.make_config), not {type(config).__name__}")
+        batch = DixDeSuiteBatch(config, 1)  # its arrays, rules and tables; its methods are not used
+        self.config, self.rules, self.num_seats = config, batch.rules, config.num_players
+        self._piece_off, self._values, self._scores_at = batch._piece_off, batch._values, batch._offsets["scores"]
+        self.state, self.rng = batch.state, rng_rows([np.random.default_rng()])  # unseeded until a seeded reset
+        self.num_actions = NUM_ACTIONS
+        self._obs = np.zeros((1, batch.obs_size), dtype=np.float32)  # the kernels write rows of 2-d arrays
+        self._masks = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
+        self.obs, self.mask = self._obs[0], self._masks[0]
+        self._player = -1
+
+    def _call(self, ops: int, action: int = -1, seat: int = -1, obs: np.ndarray | None = None) -> None:
+        self._player = _single(ops, self.state, self.rules, self._piece_off, self._values, self.rng, action, seat,
+                               self._obs if obs is None else obs.reshape(1, -1), self._masks)
+
+    def _action_name(self, action: int) -> str:
+        return A.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        """True once a round ended with someone (or a team) at the target score or more."""
+        return bool(self.state[0, I_TERMINAL])
+
+    def is_truncated(self) -> bool:
+        """True once a round reached ``max_turns`` turns without a winner."""
+        return bool(self.state[0, I_TRUNCATED])
+
+    def scores(self) -> list[int]:
+        """Game points per seat so far (with teams too: each seat's own points)."""
+        return self.state[0, self._scores_at : self._scores_at + self.num_seats].tolist()
+
+    def ranking_keys(self) -> list[tuple]:
+        """Per seat ``(points,)``; with ``teams``, the team's total for each member."""
+        p = self.scores()
+        if self.config.teams:
+            return [(p[s % 2] + p[s % 2 + 2],) for s in range(self.num_seats)]
+        return [(x,) for x in p]
+
+    def teams(self) -> list[int] | None:
+        """Team per seat (0 for seats 0+2, 1 for seats 1+3) with ``teams``, else None."""
+        return [s % 2 for s in range(self.num_seats)] if self.config.teams else None
 
 
 def play_random(

@@ -40,6 +40,7 @@ SPEC = GameSpec(
     search_rules="dixenv.agents.search.dix_de_suite:RULES",
     openspiel="dixenv.openspiel:DIX_DE_SUITE_EXPORT",
     compiled="dixenv.games.dix_de_suite.compiled:DixDeSuiteBatch",
+    compiled_state="dixenv.games.dix_de_suite.compiled:DixDeSuiteArrayState",
     stats="dixenv.experiments.game_stats:DixDeSuiteStats",
     soak=_soak(),
     soak_policies={"sorting": "dixenv.experiments.soak:sorting_move"},

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from dixenv.compiled import copy_rows, require_numba
+from dixenv.compiled.single import APPLY, FORCED, MASK, NEW, OBSERVE, ArrayGameState
 
 require_numba()
 
@@ -459,14 +460,14 @@ def _write_mask(buf: Arr, k: int, mask_row: Arr) -> None:
 # separate wrappers cost several times the cold compile of one (measured: 45 s against ~15 s); one
 # pass doing several steps also launches the threads once (a vector env's step: apply, forced
 # moves, observation and mask in one call).
-OP_NEW = 1  #: deal a new game (first dealer, first deal)
+OP_NEW = NEW  #: deal a new game (first dealer, first deal)
 #: With ``OP_APPLY``, an action that deals a new game in its slot (then the other bits go on, as after
 #: a move) and writes the new game's scores to ``finished[g * P + p]`` (``versus_step``'s ``deal_scores``).
 NEW_GAME = -2
-OP_APPLY = 2  #: apply ``actions[k]`` (skipped when negative or the game is over)
-OP_FORCED = 4  #: play the moves that are the only legal one
-OP_OBSERVE = 8  #: the observation of ``seats[g]`` (-1: the player to act; zeros once over) into ``obs[g]``
-OP_MASK = 16  #: the legal mask of the player to act into ``masks[g]``
+OP_APPLY = APPLY  #: apply ``actions[k]`` (skipped when negative or the game is over)
+OP_FORCED = FORCED  #: play the moves that are the only legal one
+OP_OBSERVE = OBSERVE  #: the observation of ``seats[g]`` (-1: the player to act; zeros once over) into ``obs[g]``
+OP_MASK = MASK  #: the legal mask of the player to act into ``masks[g]``
 OP_RANDOM = 32  #: ``steps`` random decisions (``play_random``); the other bits are ignored
 #: after the apply and forced moves: random opponents move until the learner's turn or the end
 #: (``versus_step``); the mask is then zeros where it is not the learner's turn
@@ -916,20 +917,16 @@ def _shared_tables(config: LeDixConfig) -> tuple[np.ndarray, np.ndarray, np.ndar
     return tables
 
 
-class LeDixArrayState:
-    """One le_dix game on the compiled kernels, with the ``GameState`` methods the AEC adapter uses.
+class LeDixArrayState(ArrayGameState):
+    """One le_dix game on the compiled kernels (``dixenv.compiled.single``), the state of ``le_dix_v0.env(engine="compiled")``.
 
-    The state of ``le_dix_v0.env(engine="compiled")``: the game is the arrays of a one-slot batch
-    (``ints``, ``seats``, ``cards``, ``rng``; see the module docstring), and every move is one
-    compiled call that applies it, plays the forced moves when asked, and writes the observation of
-    the player to act (``obs``) and its legal mask (``mask``). Seeded alike, it plays the game of
-    ``LeDixState`` (tests/compiled/test_le_dix_single.py compares every step). It has no Python
-    state: the hands, tricks, move log, ``clone`` and ``sample_hidden`` (search agents, rendering,
-    scenario decks) need the Python engine; reading them raises ``AttributeError`` saying so.
+    The game is the arrays of a one-slot batch (``ints``, ``seats``, ``cards``, ``rng``; see the
+    module docstring); a move is one call of ``_one``. Seeded alike, it plays the game of
+    ``LeDixState`` (tests/compiled/test_single_compiled.py compares every step).
     """
 
-    #: The reset options of the Python engine (scenario decks), which this one does not play.
     SCENARIO_KEYS = SCENARIO_KEYS
+    game_name = "le_dix"
 
     def __init__(self, config: LeDixConfig):
         if not isinstance(config, LeDixConfig):
@@ -943,7 +940,6 @@ class LeDixArrayState:
         self.cards = np.zeros((1, NUM_CARD_FIELDS, p), dtype=np.int64)
         self.ints[0, PHASE] = GAME_OVER
         self.rng = rng_rows([np.random.default_rng()])  # unseeded, as an env's generator before a seeded reset
-        #: The observation of the player to act and its legal mask, rewritten by every move (zeros once over).
         self.obs = np.zeros(obs_size, dtype=np.float32)
         self.mask = np.zeros(self.num_actions, dtype=np.int8)
         self._player = -1  # the seat to act (-1: over) as the last call returned it: one Python int to read
@@ -952,54 +948,8 @@ class LeDixArrayState:
         self._player = _one(ops, self.ints, self.seats, self.cards, self._prm, self._deals, self._pts, self._offs, self.rng,
                             action, seat, self.obs if obs is None else obs, self.mask)
 
-    def new_game(self, rng: np.random.Generator | None, forced: bool) -> None:
-        """Deal a new game: from ``rng``'s state (its draws are not consumed) or, None, where the last game's draws left off.
-
-        The first game from ``default_rng(s)`` is the reference's ``LeDixState(config, default_rng(s))``
-        and each later one without a generator is the reference env's next unseeded ``reset()``.
-        The moves that are the only legal one are played when ``forced``.
-        """
-        if rng is not None:
-            self.rng[:] = rng_rows([rng])
-        self._call(OP_NEW | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0))
-
-    def apply_action(self, action: int, forced: bool = False) -> None:
-        """Play one action for the seat to act (then the forced moves when ``forced``); ``ValueError``, nothing changed, if it is illegal."""
-        if not self.is_legal(action):
-            self._raise_illegal(action)
-        self._call(OP_APPLY | OP_OBSERVE | OP_MASK | (OP_FORCED if forced else 0), action)
-
-    def is_legal(self, action: int) -> bool:
-        """True if ``action`` (an int) is legal for the seat to act."""
-        return 0 <= action < self.num_actions and self.mask[action] == 1
-
-    def _raise_illegal(self, action: Any) -> None:
-        max_bid = self.config.max_bid
-        try:
-            name = f"{action} ({A.action_to_string(max_bid, int(action))})"
-        except (ValueError, TypeError):
-            name = repr(action)
-        if self.is_terminal():
-            raise ValueError(f"illegal action {name}: the game is over")
-        legal = ", ".join(A.action_to_string(max_bid, a) for a in self.legal_actions())
-        raise ValueError(f"illegal action {name} for player_{self.current_player()}; legal: {legal}")
-
-    def observation(self, seat: int) -> np.ndarray:
-        """What ``seat`` may know of the game, as a new array (``LeDixObserver.observation``)."""
-        if type(seat) is not int or not 0 <= seat < self.num_seats:
-            raise ValueError(f"seat must be an int in 0..{self.num_seats - 1}, got {seat!r}")
-        out = np.empty_like(self.obs)
-        self._call(OP_OBSERVE, seat=seat, obs=out)
-        return out
-
-    # --- the GameState methods the AEC adapter reads ------------------------------------------
-    def current_player(self) -> int:
-        """Seat to act, -1 once the game is over."""
-        return self._player
-
-    def legal_actions(self) -> list[int]:
-        """Sorted legal action ids for the seat to act."""
-        return self.mask.nonzero()[0].tolist()
+    def _action_name(self, action: int) -> str:
+        return A.action_to_string(self.config.max_bid, action)
 
     def is_terminal(self) -> bool:
         """True after the last deal is scored."""
@@ -1020,13 +970,6 @@ class LeDixArrayState:
     def teams(self) -> None:
         """le_dix is played individually."""
         return None
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names this class lacks: the Python engine's state (hands, trick, clone, ...).
-        raise AttributeError(
-            f"{name!r}: a compiled le_dix game is arrays (ints, seats, cards), not the Python engine's LeDixState; "
-            "search agents, rendering, the move log and scenario decks need le_dix_v0.env(engine='python')"
-        )
 
 
 def play_random(

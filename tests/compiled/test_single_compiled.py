@@ -1,4 +1,4 @@
-"""``le_dix_v0.env(engine="compiled")`` plays exactly the Python env's games, step for step.
+"""``<game>_v0.env(engine="compiled")`` plays exactly the Python env's games, step for step.
 
 Both envs are stepped side by side with the same seeds and moves: after every move the same agent
 to act, the same ``last()`` (observation bit for bit, mask, reward, termination, truncation, info),
@@ -23,20 +23,32 @@ import dixenv.dix_de_suite_v0 as dix_de_suite_v0  # noqa: E402
 import dixenv.dix_v0 as dix_v0  # noqa: E402
 import dixenv.le_dix_v0 as le_dix_v0  # noqa: E402
 from dixenv.compiled.aec import CompiledCardGameEnv  # noqa: E402
+from dixenv.experiments.soak import sorting_move  # noqa: E402
 
-#: Every option: 3, 4, 5 players, short schedules (forced bids under the hook), the largest hand
-#: (3 players, 17 cards), both scorings, the hook, every reward mode, forced moves played or not.
-OPTION_SETS = [
-    {"num_players": 3, "deals": (3, 1)},
-    {"num_players": 4, "deals": (3, 1), "reward": "points"},
-    {"num_players": 5, "deals": (2, 1), "reward": "margin"},
-    {"num_players": 4, "deals": (1, 3), "scoring": "oh_hell", "auto_forced": False},
-    {"num_players": 3, "deals": (2, 1), "hook": True},
-    {"num_players": 5, "deals": (3, 1), "hook": True, "scoring": "oh_hell", "reward": "points", "auto_forced": False},
-    {"num_players": 3, "deals": (17,), "scoring": "oh_hell"},
-    {"num_players": 4},
+#: le_dix: 3, 4, 5 players, short schedules (forced bids under the hook), the largest hand (3
+#: players, 17 cards), both scorings, the hook. dix_de_suite: 2, 3, 4 players, teams, every variant,
+#: small targets (several rounds) and turn limits (truncations). Every reward mode, forced moves
+#: played or not.
+CASES = [
+    (le_dix_v0, {"num_players": 3, "deals": (3, 1)}),
+    (le_dix_v0, {"num_players": 4, "deals": (3, 1), "reward": "points"}),
+    (le_dix_v0, {"num_players": 5, "deals": (2, 1), "reward": "margin"}),
+    (le_dix_v0, {"num_players": 4, "deals": (1, 3), "scoring": "oh_hell", "auto_forced": False}),
+    (le_dix_v0, {"num_players": 3, "deals": (2, 1), "hook": True}),
+    (le_dix_v0, {"num_players": 5, "deals": (3, 1), "hook": True, "scoring": "oh_hell", "reward": "points",
+                 "auto_forced": False}),
+    (le_dix_v0, {"num_players": 3, "deals": (17,), "scoring": "oh_hell"}),
+    (le_dix_v0, {"num_players": 4}),
+    (dix_de_suite_v0, {"num_players": 2, "target_score": 100, "max_turns": 400}),
+    (dix_de_suite_v0, {"num_players": 3, "target_score": 100, "max_turns": 400, "reward": "points"}),
+    (dix_de_suite_v0, {"num_players": 4, "teams": True, "target_score": 150, "max_turns": 400, "reward": "margin"}),
+    (dix_de_suite_v0, {"num_players": 2, "two_player_run": True, "run_bonus": True, "target_score": 100,
+                       "auto_forced": False}),
+    (dix_de_suite_v0, {"num_players": 3, "reshuffle": True, "run_bonus": True, "target_score": 100, "max_turns": 400}),
+    (dix_de_suite_v0, {"num_players": 4, "teams": True, "reshuffle": True, "max_turns": 40}),
+    (dix_de_suite_v0, {"num_players": 2, "max_turns": 30, "reward": "points"}),
 ]
-IDS = [",".join(f"{k}={v}" for k, v in o.items()) for o in OPTION_SETS]
+IDS = [m.__name__.split(".")[-1] + ":" + ",".join(f"{k}={v}" for k, v in o.items()) for m, o in CASES]
 
 
 def _same(a, b, where: str) -> None:
@@ -56,7 +68,11 @@ def _same(a, b, where: str) -> None:
 
 
 def _play_side_by_side(a, b, rng: np.random.Generator, where: str) -> int:
-    """Random legal moves in both until the game ends, then the dead agents' steps; the moves played."""
+    """The same moves in both until the game ends, then the dead agents' steps; the moves played.
+
+    Moves are random legal ones, but in dix_de_suite, when ``a`` is the Python env, mostly the soak's
+    sorting rule (read from ``a``'s state), as random moves alone rarely end a round.
+    """
     moves = 0
     while True:
         _same(a, b, f"{where} move {moves}")
@@ -65,6 +81,8 @@ def _play_side_by_side(a, b, rng: np.random.Generator, where: str) -> int:
             break
         legal = np.flatnonzero(obs["action_mask"])
         action = int(legal[rng.integers(len(legal))])
+        if a.unwrapped.game.name == "dix_de_suite" and not isinstance(a.unwrapped, CompiledCardGameEnv) and rng.random() < 0.8:
+            action = int(sorting_move(a.unwrapped.state))
         a.step(action)
         b.step(action)
         moves += 1
@@ -75,10 +93,10 @@ def _play_side_by_side(a, b, rng: np.random.Generator, where: str) -> int:
     return moves
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=IDS)
-def test_the_compiled_env_plays_the_python_envs_games_step_for_step(options):
-    python, compiled = le_dix_v0.env(**options), le_dix_v0.env(engine="compiled", **options)
-    rng = np.random.default_rng(len(IDS))
+@pytest.mark.parametrize("module, options", CASES, ids=IDS)
+def test_the_compiled_env_plays_the_python_envs_games_step_for_step(module, options):
+    python, compiled = module.env(**options), module.env(engine="compiled", **options)
+    rng = np.random.default_rng(len(options))
     moves = 0
     for seed in (0, 1, 2):
         python.reset(seed=seed)
@@ -90,9 +108,15 @@ def test_the_compiled_env_plays_the_python_envs_games_step_for_step(options):
     assert moves > 50
 
 
-def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_changes_nothing():
-    python = le_dix_v0.raw_env(num_players=4)
-    compiled = CompiledCardGameEnv(le_dix_v0.raw_env, num_players=4)
+TWO_GAMES = pytest.mark.parametrize("module, options", [(le_dix_v0, {"num_players": 4, "deals": (3, 2)}),
+                                                       (dix_de_suite_v0, {"num_players": 3, "target_score": 100})],
+                                    ids=["le_dix", "dix_de_suite"])
+
+
+@TWO_GAMES
+def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_changes_nothing(module, options):
+    python = module.raw_env(**options)
+    compiled = CompiledCardGameEnv(module.raw_env, **options)
     python.reset(seed=3)
     compiled.reset(seed=3)
     legal = compiled.legal_actions()
@@ -100,7 +124,7 @@ def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_chan
     illegal = next(a for a in range(compiled._num_actions) if a not in legal)
     agent = compiled.agent_selection
     before = {a: compiled.observe(a)["observation"] for a in compiled.agents}
-    arrays = (compiled.state.ints.copy(), compiled.state.seats.copy(), compiled.state.cards.copy(), compiled.state.rng.copy())
+    arrays = [a.copy() for a in _arrays(compiled.state)]
     with pytest.raises(ValueError, match=r"illegal action .*legal: "):
         compiled.step(illegal)
     with pytest.raises(ValueError, match="illegal action"):
@@ -110,7 +134,7 @@ def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_chan
     assert compiled.agent_selection == agent
     for a, obs in before.items():
         assert np.array_equal(compiled.observe(a)["observation"], obs)
-    for kept, now in zip(arrays, (compiled.state.ints, compiled.state.seats, compiled.state.cards, compiled.state.rng)):
+    for kept, now in zip(arrays, _arrays(compiled.state)):
         assert np.array_equal(kept, now)
     # and the game goes on as the Python one
     python.step(legal[0])
@@ -118,8 +142,9 @@ def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_chan
     _same(python, compiled, "after the refused moves")
 
 
-def test_the_wrapped_compiled_env_ends_the_game_on_an_illegal_move_as_the_python_env():
-    envs = [le_dix_v0.env(num_players=3), le_dix_v0.env(engine="compiled", num_players=3)]
+@TWO_GAMES
+def test_the_wrapped_compiled_env_ends_the_game_on_an_illegal_move_as_the_python_env(module, options):
+    envs = [module.env(**options), module.env(engine="compiled", **options)]
     for env in envs:
         env.reset(seed=9)
         illegal = next(a for a in range(env.action_space(env.agent_selection).n) if not env.last()[0]["action_mask"][a])
@@ -130,8 +155,9 @@ def test_the_wrapped_compiled_env_ends_the_game_on_an_illegal_move_as_the_python
     assert min(envs[1].rewards.values()) == -1
 
 
-def test_copies_of_a_compiled_env_continue_as_the_original():
-    env = le_dix_v0.env(engine="compiled", num_players=4, deals=(3, 2))
+@TWO_GAMES
+def test_copies_of_a_compiled_env_continue_as_the_original(module, options):
+    env = module.env(engine="compiled", **options)
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     for _ in range(7):
@@ -142,6 +168,11 @@ def test_copies_of_a_compiled_env_continue_as_the_original():
         _play_side_by_side(original, twin, np.random.default_rng(6), "copy")
 
 
+def _arrays(state) -> list[np.ndarray]:
+    """The arrays a compiled one-game state keeps its game in."""
+    return [v for v in vars(state).values() if isinstance(v, np.ndarray) and v.flags.writeable]
+
+
 def test_the_compiled_env_refuses_what_needs_the_python_engine():
     with pytest.raises(ValueError, match="render_mode='ansi'.*engine='python'"):
         le_dix_v0.env(engine="compiled", render_mode="ansi")
@@ -149,9 +180,8 @@ def test_the_compiled_env_refuses_what_needs_the_python_engine():
         le_dix_v0.env(engine="compiled", record_events=True)
     with pytest.raises(ValueError, match=r"option engine='fast' is not allowed; allowed values: \['python', 'compiled'\]"):
         le_dix_v0.env(engine="fast")
-    for module in (dix_v0, dix_de_suite_v0):
-        with pytest.raises(ValueError, match=r"engine='compiled' single environments exist for \['le_dix'\]"):
-            module.env(engine="compiled")
+    with pytest.raises(ValueError, match=r"engine='compiled' single environments exist for \['dix_de_suite', 'le_dix'\]"):
+        dix_v0.env(engine="compiled")
     with pytest.raises(ValueError, match="num_players"):  # the game's own option errors, as on the Python engine
         le_dix_v0.env(engine="compiled", num_players=9)
     env = le_dix_v0.env(engine="compiled", num_players=3)
@@ -166,14 +196,17 @@ def test_the_compiled_env_refuses_what_needs_the_python_engine():
     assert env.unwrapped.metadata["name"] == "le_dix_v0"
 
 
-def test_the_compiled_env_passes_pettingzoo_api_and_seed_tests():
+@pytest.mark.parametrize("module, options", [
+    (le_dix_v0, {"num_players": 3}), (le_dix_v0, {"num_players": 5, "hook": True, "deals": (3, 1), "auto_forced": False}),
+    (dix_de_suite_v0, {"num_players": 2}), (dix_de_suite_v0, {"num_players": 4, "teams": True, "max_turns": 40}),
+], ids=["le_dix-3p", "le_dix-5p-hook", "dix_de_suite-2p", "dix_de_suite-4p-teams"])
+def test_the_compiled_env_passes_pettingzoo_api_and_seed_tests(module, options):
     from pettingzoo.test import api_test, seed_test
 
-    for options in ({"num_players": 3}, {"num_players": 5, "hook": True, "deals": (3, 1), "auto_forced": False}):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # api_test's generic advice about Dict spaces
-            api_test(le_dix_v0.env(engine="compiled", **options), num_cycles=300)
-            seed_test(lambda: le_dix_v0.env(engine="compiled", **options), num_cycles=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test's generic advice about Dict spaces
+        api_test(module.env(engine="compiled", **options), num_cycles=300)
+        seed_test(lambda: module.env(engine="compiled", **options), num_cycles=300)
 
 
 def test_bench_single_table_measures_the_compiled_env_beside_the_python_one(capsys):
