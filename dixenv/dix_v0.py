@@ -32,7 +32,8 @@ class raw_env(CardGameEnv):
 def env(engine: str = "python", **options: Any) -> Any:
     """dix (TEN) with the PettingZoo classic wrappers (an illegal move loses and ends the game).
 
-    ``engine``: "python" only for now (``engine="compiled"`` says which games have a compiled single
-    env; dix's ``VectorEnv`` runs compiled).
+    ``engine="compiled"`` (the ``fast`` extra, numba) plays the same games on the compiled engine
+    (ALIX's moves in solo too): no rendering, move log, scenario decks or search agents
+    (``dixenv.compiled.aec``).
     """
     return wrap(make_raw_env(raw_env, engine, options))

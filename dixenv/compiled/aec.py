@@ -4,8 +4,8 @@ The same environment as ``engine="python"`` (``dixenv.core.aec.CardGameEnv``: ag
 every reward mode, terminations, forced moves, the classic wrappers' illegal-move rule, spaces),
 and seeded alike the same games, observations bit for bit and masks (tests/compiled/
 test_single_compiled.py steps both side by side). The game is the compiled engine's arrays
-(the spec's ``compiled_state``, a ``dixenv.compiled.single.ArrayGameState``; le_dix and
-dix_de_suite have one): a move is one compiled call that applies it, plays the forced moves and
+(the spec's ``compiled_state``, a ``dixenv.compiled.single.ArrayGameState``; every built-in game
+has one): a move is one compiled call that applies it, plays the forced moves and
 writes the observation and mask of the player to act. What reads the Python engine's state is not offered: rendering, the move log
 (``record_events``), scenario decks (``reset(options=...)``) and search agents (``env.state`` has no
 hands or ``sample_hidden``); each is refused with an error naming ``engine="python"``.
@@ -68,12 +68,14 @@ class CompiledCardGameEnv(CardGameEnv):
         if rng is self._rng and self._arrays is not None:  # reset() without a seed: the next game of the generator
             state.rng[:] = self._arrays.rng
             rng = None
-        state.new_game(rng, self.auto_forced)
+        # Not the forced moves yet: reset plays them after it reads the scores, so that what they score is paid.
+        state.new_game(rng, False)
         self._arrays = state
         return state
 
     def _play_forced(self) -> None:
-        pass  # new_game and apply_action play them in their compiled call
+        if self.auto_forced:  # after a move apply_action plays them in its own compiled call
+            self.state.play_forced()
 
     def _is_legal(self, action: int) -> bool:
         return self.state.is_legal(action)

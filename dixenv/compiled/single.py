@@ -53,6 +53,10 @@ class ArrayGameState:
             self.rng[:] = rng_rows([rng])
         self._call(NEW | OBSERVE | MASK | (FORCED if forced else 0))
 
+    def play_forced(self) -> None:
+        """Play every move that is the only legal one (``dixenv.core.aec.play_forced``)."""
+        self._call(FORCED | OBSERVE | MASK)
+
     def apply_action(self, action: int, forced: bool = False) -> None:
         """Play one action for the seat to act (then the forced moves when ``forced``); ``ValueError``, nothing changed, if it is illegal."""
         if not self.is_legal(action):

@@ -22,12 +22,14 @@ pytest.importorskip("numba")
 import dixenv.dix_de_suite_v0 as dix_de_suite_v0  # noqa: E402
 import dixenv.dix_v0 as dix_v0  # noqa: E402
 import dixenv.le_dix_v0 as le_dix_v0  # noqa: E402
-from dixenv.compiled.aec import CompiledCardGameEnv  # noqa: E402
+from dixenv.compiled.aec import CompiledCardGameEnv, compiled_state_class  # noqa: E402
 from dixenv.experiments.soak import sorting_move  # noqa: E402
+from tests.compiled.test_dix_compiled import CUSTOM_DECK  # noqa: E402
 
 #: le_dix: 3, 4, 5 players, short schedules (forced bids under the hook), the largest hand (3
 #: players, 17 cards), both scorings, the hook. dix_de_suite: 2, 3, 4 players, teams, every variant,
-#: small targets (several rounds) and turn limits (truncations). Every reward mode, forced moves
+#: small targets (several rounds) and turn limits (truncations). dix: 2–5 players, solo against
+#: ALIX at three difficulties, both variants, another box of cards. Every reward mode, forced moves
 #: played or not.
 CASES = [
     (le_dix_v0, {"num_players": 3, "deals": (3, 1)}),
@@ -47,8 +49,16 @@ CASES = [
     (dix_de_suite_v0, {"num_players": 3, "reshuffle": True, "run_bonus": True, "target_score": 100, "max_turns": 400}),
     (dix_de_suite_v0, {"num_players": 4, "teams": True, "reshuffle": True, "max_turns": 40}),
     (dix_de_suite_v0, {"num_players": 2, "max_turns": 30, "reward": "points"}),
+    (dix_v0, {"num_players": 2}),
+    (dix_v0, {"num_players": 3, "auto_pay": True, "reward": "points"}),
+    (dix_v0, {"num_players": 5, "bust_buy": True, "reward": "margin", "auto_forced": False}),
+    (dix_v0, {"solo": True, "difficulty": 4}),
+    (dix_v0, {"solo": True, "difficulty": 7, "bust_buy": True, "reward": "margin"}),
+    (dix_v0, {"solo": True, "difficulty": 10, "auto_pay": True, "reward": "points"}),
+    (dix_v0, {"num_players": 3, "deck_spec": CUSTOM_DECK}),
 ]
-IDS = [m.__name__.split(".")[-1] + ":" + ",".join(f"{k}={v}" for k, v in o.items()) for m, o in CASES]
+IDS = [m.__name__.split(".")[-1] + ":" + ",".join(f"{k}={'custom' if k == 'deck_spec' else v}" for k, v in o.items())
+       for m, o in CASES]
 
 
 def _same(a, b, where: str) -> None:
@@ -108,12 +118,13 @@ def test_the_compiled_env_plays_the_python_envs_games_step_for_step(module, opti
     assert moves > 50
 
 
-TWO_GAMES = pytest.mark.parametrize("module, options", [(le_dix_v0, {"num_players": 4, "deals": (3, 2)}),
-                                                       (dix_de_suite_v0, {"num_players": 3, "target_score": 100})],
-                                    ids=["le_dix", "dix_de_suite"])
+EVERY_GAME = pytest.mark.parametrize("module, options", [(le_dix_v0, {"num_players": 4, "deals": (3, 2)}),
+                                                         (dix_de_suite_v0, {"num_players": 3, "target_score": 100}),
+                                                         (dix_v0, {"solo": True, "difficulty": 6})],
+                                      ids=["le_dix", "dix_de_suite", "dix_solo"])
 
 
-@TWO_GAMES
+@EVERY_GAME
 def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_changes_nothing(module, options):
     python = module.raw_env(**options)
     compiled = CompiledCardGameEnv(module.raw_env, **options)
@@ -142,7 +153,7 @@ def test_the_raw_compiled_env_refuses_an_illegal_move_as_the_python_env_and_chan
     _same(python, compiled, "after the refused moves")
 
 
-@TWO_GAMES
+@EVERY_GAME
 def test_the_wrapped_compiled_env_ends_the_game_on_an_illegal_move_as_the_python_env(module, options):
     envs = [module.env(**options), module.env(engine="compiled", **options)]
     for env in envs:
@@ -155,7 +166,7 @@ def test_the_wrapped_compiled_env_ends_the_game_on_an_illegal_move_as_the_python
     assert min(envs[1].rewards.values()) == -1
 
 
-@TWO_GAMES
+@EVERY_GAME
 def test_copies_of_a_compiled_env_continue_as_the_original(module, options):
     env = module.env(engine="compiled", **options)
     env.reset(seed=5)
@@ -180,8 +191,8 @@ def test_the_compiled_env_refuses_what_needs_the_python_engine():
         le_dix_v0.env(engine="compiled", record_events=True)
     with pytest.raises(ValueError, match=r"option engine='fast' is not allowed; allowed values: \['python', 'compiled'\]"):
         le_dix_v0.env(engine="fast")
-    with pytest.raises(ValueError, match=r"engine='compiled' single environments exist for \['dix_de_suite', 'le_dix'\]"):
-        dix_v0.env(engine="compiled")
+    with pytest.raises(ValueError, match=r"single environments exist for \['dix', 'dix_de_suite', 'le_dix'\], not 'toy'"):
+        compiled_state_class("toy")  # the test-only game (tests/toy_game.py) has no compiled engine
     with pytest.raises(ValueError, match="num_players"):  # the game's own option errors, as on the Python engine
         le_dix_v0.env(engine="compiled", num_players=9)
     env = le_dix_v0.env(engine="compiled", num_players=3)
@@ -199,7 +210,8 @@ def test_the_compiled_env_refuses_what_needs_the_python_engine():
 @pytest.mark.parametrize("module, options", [
     (le_dix_v0, {"num_players": 3}), (le_dix_v0, {"num_players": 5, "hook": True, "deals": (3, 1), "auto_forced": False}),
     (dix_de_suite_v0, {"num_players": 2}), (dix_de_suite_v0, {"num_players": 4, "teams": True, "max_turns": 40}),
-], ids=["le_dix-3p", "le_dix-5p-hook", "dix_de_suite-2p", "dix_de_suite-4p-teams"])
+    (dix_v0, {"num_players": 4}), (dix_v0, {"solo": True, "difficulty": 8}),
+], ids=["le_dix-3p", "le_dix-5p-hook", "dix_de_suite-2p", "dix_de_suite-4p-teams", "dix-4p", "dix-solo"])
 def test_the_compiled_env_passes_pettingzoo_api_and_seed_tests(module, options):
     from pettingzoo.test import api_test, seed_test
 

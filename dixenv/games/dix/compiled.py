@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from dixenv.compiled import copy_rows, require_numba
+from dixenv.compiled.single import APPLY, FORCED, MASK, NEW, OBSERVE, ArrayGameState
 
 require_numba()
 
@@ -99,12 +100,13 @@ from dixenv.games.dix.state import (  # noqa: E402
     PAY_AUCTION,
     PAY_BUY,
     PAYMENT,
+    SCENARIO_KEYS,
     START_TOKENS,
     TOKEN_CAP,
     public_segments,
 )
 
-__all__ = ["DixBatch", "bench", "compile_times", "play_random", "warm_up"]
+__all__ = ["DixArrayState", "DixBatch", "bench", "compile_times", "play_random", "warm_up"]
 
 Arr = np.ndarray  # the kernels' array arguments (numba types them at the first call)
 
@@ -765,14 +767,14 @@ def _write_mask(buf: Arr, k: int, mask_row: Arr) -> None:
 # --- the batched wrappers --------------------------------------------------------------------------
 # One entry point whose ``ops`` bits say what to do per slot, in this order (as le_dix's: one pass
 # doing several steps launches the threads once, and one compiled body keeps the cold compile short).
-OP_NEW = 1  #: a new game (first player, shuffle, first draw, ALIX's moves in solo)
+OP_NEW = NEW  #: a new game (first player, shuffle, first draw, ALIX's moves in solo)
 #: With ``OP_APPLY``, an action that deals a new game in its slot (then the other bits go on, as after
 #: a move) and writes the new game's scores to ``finished[g * P + p]`` (``versus_step``'s ``deal_scores``).
 NEW_GAME = -2
-OP_APPLY = 2  #: apply ``actions[k]`` (skipped when negative or the game is over)
-OP_FORCED = 4  #: play the moves that are the only legal one
-OP_OBSERVE = 8  #: the observation of ``seats[g]`` (-1: the player to act; zeros once over) into ``obs[g]``
-OP_MASK = 16  #: the legal mask of the player to act into ``masks[g]``
+OP_APPLY = APPLY  #: apply ``actions[k]`` (skipped when negative or the game is over)
+OP_FORCED = FORCED  #: play the moves that are the only legal one
+OP_OBSERVE = OBSERVE  #: the observation of ``seats[g]`` (-1: the player to act; zeros once over) into ``obs[g]``
+OP_MASK = MASK  #: the legal mask of the player to act into ``masks[g]``
 OP_RANDOM = 32  #: ``steps`` random decisions (``play_random``); the other bits are ignored
 #: after the apply and forced moves: random opponents move until the learner's turn or the end
 #: (``versus_step``); the mask is then zeros where it is not the learner's turn
@@ -1262,6 +1264,81 @@ class DixBatch:
         out = np.empty(self.n, dtype=bool) if out is None else out
         np.equal(self.state[:, PHASE], GAME_OVER, out=out)
         return out
+
+
+# --- one game (``dix_v0.env(engine="compiled")``) ------------------------------------------------
+@njit(cache=True)
+def _single(ops: int, S: Arr, prm: Arr, deck: Arr, idx: Arr, scl: Arr, offs: Arr, rules: Arr, rng: Arr, action: int,
+            seat: int, obs: Arr, mask: Arr) -> int:
+    """What ``ops`` asks in game 0, as ``_run_slots`` does per slot, with the observation and mask as
+    1-d rows and no argument it does not use (numba's dispatch costs about 0.15 us an array).
+    Returns the seat to act, -1 once the game is over (``DixArrayState``)."""
+    buf = np.empty(MAX_LEGAL, np.int64)
+    scratch = np.empty(SCORE_SCRATCH, np.int64)
+    if ops & OP_NEW:
+        _new_game(S, prm, deck, rng, 0)
+    if ops & OP_APPLY:
+        _act(S, prm, 0, action)
+    if ops & OP_FORCED:
+        _play_forced(S, prm, 0, buf)
+    _refresh_scores(S, prm, 0, scratch)  # the cached scores are read by the observation and by ``scores``
+    if ops & OP_OBSERVE:
+        if seat < 0:
+            seat = S[0, ACTOR]  # -1 once over
+        if seat < 0:
+            obs[:] = 0.0
+        else:
+            _observe(S, prm, idx, scl, offs, rules, 0, seat, obs)
+    if ops & OP_MASK:
+        _write_mask(buf, _legal(S, prm, 0, buf), mask)
+    return -1 if S[0, PHASE] == _GAME_OVER else S[0, ACTOR]
+
+
+class DixArrayState(ArrayGameState):
+    """One dix game on the compiled kernels (``dixenv.compiled.single``), the state of
+    ``dix_v0.env(engine="compiled")``: a one-slot ``DixBatch``'s state and generator rows, every move
+    one call of ``_single`` (ALIX's moves in solo inside it, as ``DixState.apply_action`` plays them).
+    Seeded alike, it plays the game of ``DixState`` (tests/compiled/test_single_compiled.py)."""
+
+    SCENARIO_KEYS = SCENARIO_KEYS
+    game_name = "dix"
+
+    def __init__(self, config: DixConfig):
+        self._batch = batch = DixBatch(config, 1)  # its arrays, tables and readers (scores, ranking keys)
+        self.config, self.num_seats, self.num_actions = config, config.num_players, NUM_ACTIONS
+        self.state, self.rng = batch.state, batch.rng
+        self._tables = (batch._prm, batch._deck, batch._idx, batch._scl, batch._offs, batch._rules)
+        self.obs = np.zeros(batch.obs_size, dtype=np.float32)
+        self.mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._player = -1
+
+    def _call(self, ops: int, action: int = -1, seat: int = -1, obs: np.ndarray | None = None) -> None:
+        prm, deck, idx, scl, offs, rules = self._tables
+        self._player = _single(ops, self.state, prm, deck, idx, scl, offs, rules, self.rng, action, seat,
+                               self.obs if obs is None else obs, self.mask)
+
+    def _action_name(self, action: int) -> str:
+        return A.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        """True once the game is over (the draw pile ran out and the last buys are made)."""
+        return self._player < 0
+
+    def is_truncated(self) -> bool:
+        """dix always ends by its rules (the draw pile runs out)."""
+        return False
+
+    def scores(self) -> list[int]:
+        """What each seat's collection scores now (seat order, ALIX included in solo)."""
+        return self._batch.scores()[0].tolist()
+
+    def ranking_keys(self) -> list[tuple]:
+        """Score, then money, then fewest cards (number cards and wilds); equal keys share the win."""
+        return [tuple(key) for key in self._batch.ranking_keys()[0].tolist()]
+
+    def teams(self) -> None:
+        """dix is played individually."""
+        return None
 
 
 def play_random(

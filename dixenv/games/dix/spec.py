@@ -34,6 +34,7 @@ SPEC = GameSpec(
     search_rules="dixenv.agents.search.dix:RULES",
     openspiel="dixenv.openspiel:DIX_EXPORT",
     compiled="dixenv.games.dix.compiled:DixBatch",
+    compiled_state="dixenv.games.dix.compiled:DixArrayState",
     stats="dixenv.experiments.game_stats:DixStats",
     soak=_soak(),
 )
