@@ -234,3 +234,22 @@ def test_bench_single_table_measures_the_compiled_env_beside_the_python_one(caps
     except ImportError:
         return
     assert "3 players: le_dix env(compiled) / OpenSpiel rl_environment = " in out
+
+
+@EVERY_GAME
+def test_observation_agents_play_on_the_compiled_env_and_search_agents_name_the_python_engine(module, options):
+    from dixenv.agents.registry import make_agent
+
+    games = [module.env(**options), module.env(engine="compiled", **options)]
+    for env in games:
+        env.reset(seed=3)
+        agents = {a: make_agent(env.unwrapped.game.name, "heuristic", env, seed=1) for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else agents[agent].act(obs))
+    assert games[0].unwrapped.scores() == games[1].unwrapped.scores()  # the same game, move for move
+    env = module.env(engine="compiled", **options)
+    env.reset(seed=1)
+    search = make_agent(env.unwrapped.game.name, "ismcts:iterations=5", env, seed=1)
+    with pytest.raises(AttributeError, match="engine='python'"):
+        search.act(env.last()[0])
