@@ -59,6 +59,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from dixenv.compiled import has_numba
 from dixenv.core.aec import as_action, legal_names, play_forced
 from dixenv.core.options import check_bool, is_int, reset_options
 from dixenv.core.rewards import score_values, win_rewards
@@ -529,7 +530,7 @@ def _engine(engine: str | None, single: SingleAgentEnv, match_maker: Any, batche
 
         require_numba()
         return "compiled"
-    if engine is None and not why_not and _has_numba():
+    if engine is None and not why_not and has_numba():
         return "compiled"
     return "python"
 
@@ -541,12 +542,6 @@ def _why_python(engine: str | None, single: SingleAgentEnv, match_maker: Any, ba
     if engine == "python":
         return "engine='python' was asked"
     return supported(single, match_maker, batched) or "numba is not installed: pip install 'dixenv[fast]'"
-
-
-def _has_numba() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("numba") is not None
 
 
 def _autoreset_mode(mode: Any) -> AutoresetMode:

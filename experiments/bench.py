@@ -96,13 +96,6 @@ import numpy as np
 
 import dixenv
 
-def numba_installed() -> bool:
-    """True when the ``fast`` extra (numba) is installed: the compiled rows can run."""
-    import importlib.util
-
-    return importlib.util.find_spec("numba") is not None
-
-
 NUM_UNIFORMS = 1 << 16  # a ring of precomputed uniforms; index with & (NUM_UNIFORMS - 1)
 SPIEL_TRICKS = 10
 
@@ -1042,6 +1035,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     u, seed = uniforms(args.seed), args.seed
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; {args.seconds:g} s per measurement, best of {args.rounds} interleaved rounds\n")
+    from dixenv.compiled import has_numba
     from dixenv.games import game_spec
 
     loaded: dict[str, Any] = {}
@@ -1066,7 +1060,7 @@ def main(argv: list[str] | None = None) -> int:
             if name == "le_dix":  # like for like with OpenSpiel, which has no forced-move skipping
                 o2 = {**options, "auto_forced": False}
                 specs.append(((name, n, "env(af=0)"), lambda s, m=module, o=o2: run_env(m, o, s, u, seed)))
-            if game_spec(name).compiled_state is not None and numba_installed():
+            if game_spec(name).compiled_state is not None and has_numba():
                 o3 = {**options, "engine": "compiled"}
                 specs.append(((name, n, "env(compiled)"), lambda s, m=module, o=o3: run_env(m, o, s, u, seed)))
     if not args.no_openspiel:

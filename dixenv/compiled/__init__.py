@@ -11,7 +11,14 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-__all__ = ["copy_rows", "require_numba"]
+__all__ = ["copy_rows", "has_numba", "require_numba"]
+
+
+def has_numba() -> bool:
+    """True when numba (the ``fast`` extra) is installed; nothing is imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
 
 
 def require_numba() -> ModuleType:
