@@ -8,7 +8,8 @@ test_single_compiled.py steps both side by side). The game is the compiled engin
 has one): a move is one compiled call that applies it, plays the forced moves and
 writes the observation and mask of the player to act. What reads the Python engine's state is not offered: rendering, the move log
 (``record_events``), scenario decks (``reset(options=...)``) and search agents (``env.state`` has no
-hands or ``sample_hidden``); each is refused with an error naming ``engine="python"``.
+hands or ``sample_hidden``); each is refused with an error naming ``engine="python"``. ``env.state``
+is one object for the env's life, dealt anew by each reset (the Python env makes a new state).
 """
 
 from __future__ import annotations
@@ -54,23 +55,20 @@ class CompiledCardGameEnv(CardGameEnv):
             raise ValueError(f"record_events={record_events!r}: engine='compiled' keeps no move log; {PYTHON_ONLY}")
         self.metadata = {**raw_cls.metadata, "engine": "compiled"}
         super().__init__(None, render_viewer, reward, auto_forced, False, **options)
-        self._state_class = state_class
-        # The last game's arrays: ``reset()`` without a seed deals on from their generator row.
-        self._arrays: Any = None
+        # One state for the env's life, dealt anew at each reset: building one costs up to ~1 ms
+        # (a one-slot batch's tables), and its generator row carries on to an unseeded reset's game.
+        self._arrays = state_class(self.config)
 
     def _new_state(self, rng: np.random.Generator, scenario: dict[str, Any], events: list[Event] | None) -> GameState:
-        played = sorted(set(scenario) & set(self._state_class.SCENARIO_KEYS))
+        state = self._arrays
+        played = sorted(set(scenario) & set(state.SCENARIO_KEYS))
         if played:
             raise ValueError(f"reset options {played}: engine='compiled' deals its own games; {PYTHON_ONLY}")
         # Foreign keys warn as on the Python engine (PettingZoo's api_test resets with one).
-        warn_unknown_reset_keys(self.game.name, scenario, self._state_class.SCENARIO_KEYS)
-        state = self._state_class(self.config)
-        if rng is self._rng and self._arrays is not None:  # reset() without a seed: the next game of the generator
-            state.rng[:] = self._arrays.rng
-            rng = None
+        warn_unknown_reset_keys(self.game.name, scenario, state.SCENARIO_KEYS)
+        # reset() without a seed passes the env's own generator: the state's row deals the next game.
         # Not the forced moves yet: reset plays them after it reads the scores, so that what they score is paid.
-        state.new_game(rng, False)
-        self._arrays = state
+        state.new_game(None if rng is self._rng else rng, False)
         return state
 
     def _play_forced(self) -> None:

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -908,15 +907,6 @@ def _one(ops: int, I: Arr, S: Arr, C: Arr, prm: Arr, deals: Arr, pts: Arr, offs:
     return -1 if I[0, PHASE] == _GAME_OVER else I[0, PLAYER]
 
 
-@lru_cache(maxsize=64)
-def _shared_tables(config: LeDixConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """``_tables`` made once per config (an env deals a new state at every reset), read only."""
-    tables = _tables(config)
-    for array in tables[:4]:
-        array.flags.writeable = False
-    return tables
-
-
 class LeDixArrayState(ArrayGameState):
     """One le_dix game on the compiled kernels (``dixenv.compiled.single``), the state of ``le_dix_v0.env(engine="compiled")``.
 
@@ -929,18 +919,11 @@ class LeDixArrayState(ArrayGameState):
     game_name = "le_dix"
 
     def __init__(self, config: LeDixConfig):
-        if not isinstance(config, LeDixConfig):
-            raise TypeError(f"config must be a LeDixConfig (le_dix.config.make_config), not {type(config).__name__}")
-        self.config = config
-        self.num_seats = p = config.num_players
-        self._prm, self._deals, self._pts, self._offs, obs_size = _shared_tables(config)
-        self.num_actions = A.num_actions(config.max_bid)
-        self.ints = np.zeros((1, NUM_INTS), dtype=np.int32)
-        self.seats = np.zeros((1, NUM_SEAT_FIELDS, p), dtype=np.int32)
-        self.cards = np.zeros((1, NUM_CARD_FIELDS, p), dtype=np.int64)
-        self.ints[0, PHASE] = GAME_OVER
-        self.rng = rng_rows([np.random.default_rng()])  # unseeded, as an env's generator before a seeded reset
-        self.obs = np.zeros(obs_size, dtype=np.float32)
+        batch = LeDixBatch(config, 1)  # its arrays and tables; its methods are not used
+        self.config, self.num_seats, self.num_actions = config, config.num_players, batch.num_actions
+        self.ints, self.seats, self.cards, self.rng = batch.ints, batch.seats, batch.cards, batch.rng
+        self._prm, self._deals, self._pts, self._offs = batch._prm, batch._deals, batch._pts, batch._offs
+        self.obs = np.zeros(batch.obs_size, dtype=np.float32)
         self.mask = np.zeros(self.num_actions, dtype=np.int8)
         self._player = -1  # the seat to act (-1: over) as the last call returned it: one Python int to read
 
