@@ -84,6 +84,8 @@ from dixenv.games.dix_de_suite.state import (  # noqa: E402
     PHASE_SOURCE,
     TOOK_SWAPPED,
     DixDeSuiteState,
+    ranking_keys,
+    seat_teams,
 )
 
 __all__ = ["DixDeSuiteArrayState", "DixDeSuiteBatch", "bench", "play_random"]
@@ -1101,14 +1103,11 @@ class DixDeSuiteArrayState(ArrayGameState):
 
     def ranking_keys(self) -> list[tuple]:
         """Per seat ``(points,)``; with ``teams``, the team's total for each member."""
-        p = self.scores()
-        if self.config.teams:
-            return [(p[s % 2] + p[s % 2 + 2],) for s in range(self.num_seats)]
-        return [(x,) for x in p]
+        return ranking_keys(self.scores(), self.config.teams)
 
     def teams(self) -> list[int] | None:
         """Team per seat (0 for seats 0+2, 1 for seats 1+3) with ``teams``, else None."""
-        return [s % 2 for s in range(self.num_seats)] if self.config.teams else None
+        return seat_teams(self.num_seats, self.config.teams)
 
 
 def play_random(

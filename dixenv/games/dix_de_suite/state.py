@@ -54,6 +54,19 @@ def _name(seat: int) -> str:
     return f"player_{seat}"
 
 
+def seat_teams(num_seats: int, teams: bool) -> list[int] | None:
+    """Team per seat (0 for seats 0+2, 1 for seats 1+3) with ``teams``, else None."""
+    return [s % 2 for s in range(num_seats)] if teams else None
+
+
+def ranking_keys(scores: list[int], teams: bool) -> list[tuple]:
+    """Per seat ``(points,)`` of ``scores``; with ``teams``, the team's total for each member
+    (``DixDeSuiteState.ranking_keys``; the compiled engine's state ranks with it too)."""
+    if teams:
+        return [(scores[s % 2] + scores[s % 2 + 2],) for s in range(len(scores))]
+    return [(p,) for p in scores]
+
+
 class DixDeSuiteState:
     """A game of dix de suite in progress (several rounds up to the target score)."""
 
@@ -321,14 +334,11 @@ class DixDeSuiteState:
 
     def ranking_keys(self) -> list[tuple]:
         """Per seat ``(points,)``; with ``teams``, the team's total for each member."""
-        if self.config.teams:
-            t = self.team_scores()
-            return [(t[s % 2],) for s in range(self.num_seats)]
-        return [(p,) for p in self.scores_]
+        return ranking_keys(self.scores_, self.config.teams)
 
     def teams(self) -> list[int] | None:
         """Team per seat (0 for seats 0+2, 1 for seats 1+3) with ``teams``, else None."""
-        return [s % 2 for s in range(self.num_seats)] if self.config.teams else None
+        return seat_teams(self.num_seats, self.config.teams)
 
     def clone(self) -> "DixDeSuiteState":
         """An independent copy that records no events (rng included, so it deals the same later rounds)."""
