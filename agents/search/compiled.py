@@ -199,19 +199,28 @@ def _rollouts(
         deal = I[g, DEAL] if mark < 0 else mark  # the horizon: the root's deal
         if first[k] >= 0:
             _apply(I, S, C, prm, deals, pts, rng, g, first[k])
-        steps = 0
-        while I[g, PHASE] != _GAME_OVER and (whole_game or I[g, DEAL] == deal):
-            if depth >= 0 and steps >= depth:
-                break
-            n = _legal(I, S, C, prm, g, buf)
-            if n == 1:
-                action = buf[0]
-            elif greedy:
-                action = _greedy(I, S, C, prm, g, buf, n)
-            else:
-                action = buf[integers(moves, g, n)]
-            _apply(I, S, C, prm, deals, pts, rng, g, action)
-            steps += 1
+        _playout(I, S, C, prm, deals, pts, rng, moves, g, whole_game, depth, greedy, deal, buf)
+
+
+@njit(cache=True)
+def _playout(I: np.ndarray, S: np.ndarray, C: np.ndarray, prm: np.ndarray, deals: np.ndarray, pts: np.ndarray,
+             rng: np.ndarray, moves: np.ndarray, g: int, whole_game: bool, depth: int, greedy: bool, deal: int,
+             buf: np.ndarray) -> None:
+    """The rollout policy in game ``g`` (forced moves as they come) until the game ends or, unless
+    ``whole_game``, deal number ``deal`` does; at most ``depth`` moves (negative: no limit)."""
+    steps = 0
+    while I[g, PHASE] != _GAME_OVER and (whole_game or I[g, DEAL] == deal):
+        if depth >= 0 and steps >= depth:
+            break
+        n = _legal(I, S, C, prm, g, buf)
+        if n == 1:
+            action = buf[0]
+        elif greedy:
+            action = _greedy(I, S, C, prm, g, buf, n)
+        else:
+            action = buf[integers(moves, g, n)]
+        _apply(I, S, C, prm, deals, pts, rng, g, action)
+        steps += 1
 
 
 # --- worlds, redrawn in compiled code -------------------------------------------------------------

@@ -107,9 +107,12 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
 * ``engine`` — ``python`` (default: simulations on the reference engine) or ``compiled`` (le_dix
   and dix with ``rollout=random`` or ``greedy``; the ``fast`` extra, numba): ``pimc`` redraws its
   worlds and rolls them out together on the compiled batched engine, over ten times the rollouts
-  per second; ``ismcts`` walks its tree on the reference engine as before and plays each
-  simulation's rollout from the leaf on the compiled engine (``agents/search/compiled.py`` and
-  ``compiled_dix.py`` say what stays the same);
+  per second; ``ismcts`` in le_dix runs its whole search compiled (``compiled_ismcts.py``: the
+  tree keyed by the move sequence the seat sees; ``horizon=deal``, ``value`` points or margin,
+  ``opponents=tree``, ``expand=random``, ``root`` ucb or paired: le_dix's defaults); otherwise it
+  walks its tree on the reference engine as before and plays each simulation's rollout from the
+  leaf on the compiled engine (``agents/search/compiled.py`` and ``compiled_dix.py`` say what
+  stays the same);
 * ``seed`` — the agent's generator (worlds, tie-breaks, random rollouts): same seed, same
   information, same budget in iterations → the same move.
 """
@@ -505,8 +508,24 @@ class ISMCTSAgent(_SearchAgent):
             raise ValueError(f"search option deviate={self.deviate} needs root='paired' (it compares means over the same worlds; got root={self.root!r})")
         if self._halving_root and self.iterations is None:
             raise ValueError("search option root='halving' splits a budget of iterations over its rounds; give iterations (seconds may be added as a limit)")
+        self._compiled_tree = None
+        if self.engine == "compiled":  # the whole search compiled where it covers the options; else the tree stays in Python
+            if self.game_name == "le_dix":
+                from dixenv.agents.search import compiled_ismcts as tree  # lazy: numba is the optional ``fast`` extra
+
+                if tree.covers(self):
+                    self._compiled_tree = tree.CompiledTree(self.env.unwrapped.config)
+            else:
+                from dixenv.agents.search import compiled_ismcts_dix as tree
+
+                if tree.covers(self):
+                    self._compiled_tree = tree.DixTree(self.env.unwrapped.config)
 
     def _search(self, seat: int, legal: list[int], world: Callable[[], Any], start: float) -> tuple[int, dict[str, Any]]:
+        if self._compiled_tree is not None:
+            from dixenv.agents.search.compiled_ismcts import ismcts_search
+
+            return ismcts_search(self, seat, legal, world, start)
         root: dict[int, list] = {}
         table: dict[tuple, dict[int, list]] = {}
         if self._halving_root:

@@ -104,7 +104,8 @@ def test_game_horizon_in_the_last_deal_equals_the_python_engine():
 
 
 @pytest.mark.parametrize("spec", [
-    "ismcts:iterations=40",  # greedy playouts to the end of the deal, points
+    "ismcts:iterations=40,root=halving",  # greedy playouts to the end of the deal, points (le_dix's
+    # defaults run the whole search compiled: tests/agents/test_search_compiled_ismcts.py)
     "ismcts:iterations=30,horizon=game,value=win,root=paired",
     "ismcts:iterations=25,depth=4,value=margin,opponents=policy",
 ])
@@ -152,10 +153,13 @@ def test_compiled_pimc_plays_whole_games_legally(spec):
     assert env.unwrapped.state.current_player() < 0
 
 
-def test_results_are_reproducible_from_the_seed():
+@pytest.mark.parametrize("spec, skips", [
+    ("pimc:iterations=40,engine=compiled,rollout=random,horizon=game,value=win", (0, 6)),
+    ("ismcts:iterations=200,engine=compiled,rollout=random", (0, 2)),  # the compiled tree
+])
+def test_results_are_reproducible_from_the_seed(spec, skips):
     env = le_dix_v0.raw_env(num_players=4)
-    spec = "pimc:iterations=40,engine=compiled,rollout=random,horizon=game,value=win"
-    for skip in (0, 6):
+    for skip in skips:
         obs = _decision(env, seed=11, skip=skip)
         one, two = make_agent("le_dix", spec, env, seed=4), make_agent("le_dix", spec, env, seed=4)
         first = one.act(obs)
@@ -168,16 +172,18 @@ def test_results_are_reproducible_from_the_seed():
         assert other.last_search["means"] != one.last_search["means"]  # another seed, other worlds
 
 
-def test_a_time_budget_bounds_the_search():
+@pytest.mark.parametrize("search", ["pimc", "ismcts"])
+def test_a_time_budget_bounds_the_search(search):
     env = le_dix_v0.raw_env(num_players=4)
     obs = _decision(env, seed=1, skip=3)
-    agent = make_agent("le_dix", "pimc:seconds=0.05,engine=compiled", env, seed=0)
+    agent = make_agent("le_dix", f"{search}:seconds=0.05,engine=compiled", env, seed=0)
     agent.act(obs)  # compiled (or loaded from numba's cache) before the timed call
     action = agent.act(obs)
     assert obs["action_mask"][action] == 1
-    assert agent.last_search["iterations"] >= int(obs["action_mask"].sum())
+    # pimc's first round is one world for every move; ismcts' first is one iteration, then it doubles
+    assert agent.last_search["iterations"] >= (int(obs["action_mask"].sum()) if search == "pimc" else 2)
     assert agent.last_search["seconds"] < 0.5
-    capped = make_agent("le_dix", "pimc:seconds=5,iterations=13,engine=compiled", env, seed=0)
+    capped = make_agent("le_dix", f"{search}:seconds=5,iterations=13,engine=compiled", env, seed=0)
     capped.act(obs)
     assert capped.last_search["iterations"] == 13
 

@@ -22,7 +22,8 @@ from dixenv.agents.search.dix import _dix_greedy  # noqa: E402
 from dixenv.games.dix.compiled import P_PILE, PILE_POS, DixBatch  # noqa: E402
 from dixenv.games.dix.config import make_config  # noqa: E402
 from dixenv.games.dix.state import GAME_OVER, DixState  # noqa: E402
-from tests.agents.helpers import play_game  # noqa: E402
+from tests.agents.helpers import play_game
+from tests.agents.test_search_compiled_ismcts import _own_floats, _python_worlds  # noqa: E402
 from tests.compiled.test_dix_compiled import _biased  # noqa: E402
 
 
@@ -79,8 +80,13 @@ def _same_search(spec: str, options: dict, skips, seed: int = 3) -> int:
         python = make_agent("dix", spec, env, seed=7)
         compiled = make_agent("dix", spec + ",engine=compiled", env, seed=7)
         compiled._compiled.redraw = False
+        keys = ("iterations", "visits", "means")
+        if getattr(compiled, "_compiled_tree", None) is not None:  # ismcts: the whole search compiled
+            compiled = _own_floats(_python_worlds(compiled))
+            python = _own_floats(python)
+            keys += ("nodes",)
         assert compiled.act(obs) == python.act(obs)
-        for key in ("iterations", "visits", "means"):
+        for key in keys:
             assert compiled.last_search[key] == python.last_search[key], (skip, key)
         compared += 1
     return compared
@@ -104,11 +110,21 @@ def test_greedy_values_equal_the_python_engine(spec, options):
     ("ismcts:iterations=30,root=ucb,c=0.7,value=win,opponents=tree", {"num_players": 3}),
     ("ismcts:iterations=24,depth=6,value=win", {"num_players": 2}),
     ("ismcts:iterations=20", {"solo": True, "difficulty": 9}),
+    ("ismcts:iterations=60,expand=random,value=points,worlds=3", {"num_players": 4, "auto_pay": True}),
+    ("ismcts:iterations=50,root=ucb,c=0.5,opponents=tree,expand=policy", {"num_players": 2, "bust_buy": True}),
 ])
-def test_ismcts_greedy_playouts_equal_the_python_engine(spec, options):
-    """The tree walks the same Python worlds; each leaf's greedy playout on the compiled engine
-    scores what the Python playout scores, so the whole search is the Python one's."""
+def test_ismcts_equals_the_python_engine(spec, options):
+    """The whole search compiled (``compiled_ismcts_dix.py``), on the same Python worlds and floats,
+    finds the Python search's visits, means and node count."""
     assert _same_search(spec, options, skips=(0, 3, 8, 20, 40)) >= 4
+
+
+def test_a_halving_root_keeps_the_tree_on_the_reference_engine():
+    """``root=halving`` is not compiled: its tree walks the same Python worlds with each leaf's
+    greedy playout on the compiled engine, which scores what the Python playout scores."""
+    agent = make_agent("dix", "ismcts:iterations=3,root=halving,engine=compiled", dix_v0.raw_env(num_players=2))
+    assert agent._compiled_tree is None
+    assert _same_search("ismcts:iterations=30,root=halving", {"num_players": 2}, skips=(0, 3, 8, 20, 40)) >= 4
 
 
 @pytest.mark.parametrize("spec, options", [
@@ -116,6 +132,8 @@ def test_ismcts_greedy_playouts_equal_the_python_engine(spec, options):
     ("pimc:iterations=10,engine=compiled,rollout=random,value=win", {"num_players": 3}),
     ("pimc:seconds=0.005,engine=compiled", {"solo": True, "difficulty": 7}),
     ("ismcts:iterations=10,engine=compiled,rollout=random", {"num_players": 2}),
+    ("ismcts:seconds=0.005,engine=compiled,opponents=tree,root=ucb,value=win", {"num_players": 3}),
+    ("ismcts:iterations=15,engine=compiled", {"solo": True, "difficulty": 8}),
 ])
 def test_compiled_pimc_plays_whole_games_legally(spec, options):
     env = dix_v0.raw_env(**options)
