@@ -1,7 +1,7 @@
 """``ismcts:engine=compiled`` in le_dix: the whole search on the compiled engine, tree included.
 
 Why by hand: with the tree walked on the reference engine and only the playouts compiled (what
-``engine=compiled`` did before, and still does in dix and for the options below), an iteration
+``engine=compiled`` did before, and still does for the options below), an iteration
 cost ~130 µs in le_dix against ~160 µs in Python (1.2×, docs/results/search.md): cloning the world,
 applying the tree's moves and building the observation that keys each node were most of it. Here
 one compiled call runs a round of iterations, each drawing its world, walking and growing the tree,
