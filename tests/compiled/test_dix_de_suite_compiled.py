@@ -104,6 +104,14 @@ def _compare(batch: DixDeSuiteBatch, refs: list, observer, where: str) -> None:
                 bad = np.nonzero(out[i] != observer.tensor)[0]
                 pieces = [name for j in bad[:5] for name, s in observer.layout.slices.items() if s.start <= j < s.stop]
                 raise AssertionError(f"{where} slot {i} seat {seat}: observation differs at {bad[:5]} ({pieces})")
+    # seat -1: the player to act's observation, a zero row where no one is to act (as le_dix's and dix's batches)
+    to_act = batch.observe(-1)
+    for i, ref in enumerate(refs):
+        if ref.current_player() < 0:
+            assert not to_act[i].any(), f"{where} slot {i}: observe(-1) of a finished game"
+        else:
+            observer.set_from(ref, ref.current_player())
+            assert np.array_equal(to_act[i], observer.tensor), f"{where} slot {i}: observe(-1)"
 
 
 def _play_until_over(
@@ -295,3 +303,18 @@ def test_results_do_not_depend_on_the_thread_count() -> None:
     for other in results[1:]:
         for a, b in zip(results[0], other):
             assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("game", ["le_dix", "dix", "dix_de_suite"])
+@pytest.mark.parametrize("seat", [-2, 9])
+def test_every_batch_refuses_a_seat_outside_minus_one_to_its_seats(game, seat) -> None:
+    from dixenv.compiled.vector import _batch_class
+    from dixenv.games import game_spec
+
+    record = game_spec(game).game_record()
+    batch = _batch_class(game)(record.make_config(num_players=3), 2)
+    batch.new_games(np.arange(2), seed_rows([1, 2]))
+    before = batch.observe(-1).copy()
+    with pytest.raises(ValueError, match=r"-1 \(the player to act\) or 0\.\.2"):
+        batch.observe(seat)
+    assert np.array_equal(batch.observe(-1), before)

@@ -84,17 +84,22 @@ def test_gae_follows_each_chain():
     assert np.allclose(adv, [a0, a1, a2, a3], atol=1e-6) and np.allclose(ret, adv + buf.values[:4])
 
 
-def test_a_short_run_saves_a_policy_that_plays_by_name(tmp_path):
-    cfg = SelfPlayConfig(game="dix", options={"solo": True, "difficulty": 4}, num_games=8, rollout=8, total_steps=256,
+@pytest.mark.parametrize("game, options", [
+    ("dix", {"solo": True, "difficulty": 4}),
+    ("dix_de_suite", {"num_players": 2}),
+    ("le_dix", {"num_players": 3, "deals": (1,)}),
+])
+def test_a_short_run_saves_a_policy_that_plays_by_name(tmp_path, game, options):
+    cfg = SelfPlayConfig(game=game, options=options, num_games=8, rollout=8, total_steps=256,
                          net_arch=(32,), minibatch=64, epochs=2)
     run = SelfPlay(cfg, seed=2)
     summary = run.train(progress=False)
     assert summary["steps"] >= 256 and summary["updates"] >= 1
     run.policy().save(tmp_path / "final")
-    env = game_spec("dix").env_module_().raw_env(solo=True, difficulty=4)
+    env = game_spec(game).env_module_().raw_env(**options)
     env.reset(seed=3)
     obs = env.observe(env.agent_selection)
-    agent = make_agent("dix", f"policy:{tmp_path / 'final'}", env)
+    agent = make_agent(game, f"policy:{tmp_path / 'final'}", env)
     assert obs["action_mask"][agent.act(obs)] == 1
 
 

@@ -998,14 +998,24 @@ class DixDeSuiteBatch:
         return out
 
     def observe(self, seats: Sequence[int] | np.ndarray | int, out: np.ndarray | None = None) -> np.ndarray:
-        """(N, obs_size) float32: slot g's observation of seat ``seats[g]`` (an int: that seat everywhere)."""
+        """(N, obs_size) float32: slot g's observation of seat ``seats[g]`` (an int: that seat everywhere).
+
+        -1 means the player to act, as in the le_dix and dix batches (a zero row where no one is to act:
+        the game is over or cut short)."""
         seat_arr = _ints(seats, (self.n,))
-        if seat_arr.size and (seat_arr.min() < 0 or seat_arr.max() >= self.num_seats):
-            raise ValueError(f"seats must be in 0..{self.num_seats - 1}")
+        if seat_arr.size and (seat_arr.min() < -1 or seat_arr.max() >= self.num_seats):
+            raise ValueError(f"seats must be -1 (the player to act) or 0..{self.num_seats - 1}")
         if out is None:
             out = np.empty((self.n, self.obs_size), dtype=np.float32)
         out = _checked(out, (self.n, self.obs_size), np.float32, "out")
+        idle = np.zeros(self.n, dtype=bool)
+        if seat_arr.size and seat_arr.min() < 0:
+            to_act = seat_arr < 0
+            current = self.state[:, I_CURRENT]
+            idle = to_act & (current < 0)
+            seat_arr[to_act] = np.maximum(current[to_act], 0)
         self._run(OP_OBSERVE, self._all, seats=seat_arr, obs=out)
+        out[idle] = 0.0
         return out
 
     def scores(self, out: np.ndarray | None = None) -> np.ndarray:
