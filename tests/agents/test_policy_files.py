@@ -363,10 +363,18 @@ def _absolute_paths(command: str) -> list[str]:
 
 def test_the_shipped_policies_record_their_training_command_without_absolute_paths():
     for meta in sorted(WEIGHTS_DIR.glob("*.json")):
-        command = json.loads(meta.read_text())["training"]["command"]
-        assert command.startswith("python -m experiments.train --preset "), (meta.name, command)
-        assert not _absolute_paths(command), (meta.name, command)
-        assert "--out" not in command, (meta.name, command)
+        training = json.loads(meta.read_text())["training"]
+        # a fine-tuned policy records its own command and, under init_training, the one it started from
+        chain = [training] + ([training["init_training"]] if "init_training" in training else [])
+        for step in chain:
+            command = step["command"]
+            assert not _absolute_paths(command), (meta.name, command)
+            if command.startswith("python -m experiments.selfplay "):  # --out is required there: a relative folder
+                assert re.search(r"--out runs/\S+$", command) and "--init agents/weights/" in command, (meta.name, command)
+            else:
+                assert command.startswith("python -m experiments.train --preset "), (meta.name, command)
+                assert "--out" not in command, (meta.name, command)
+        assert chain[-1]["command"].startswith("python -m experiments.train --preset "), meta.name
 
 
 def test_train_records_the_command_without_the_machines_paths(tmp_path):
