@@ -717,7 +717,7 @@ OP_NEW = 0  # deal a new game
 OP_APPLY = 1  # apply actions[j] (negative: none; skipped if the game is over)
 OP_FORCED = 2  # play forced moves
 OP_MASK = 3  # write the legal mask into masks[g]
-OP_OBSERVE = 4  # write the observation of seat seats[j] into obs[g]
+OP_OBSERVE = 4  # write the observation of seat seats[j] into obs[g] (-1: the player to act; zeros once over)
 OP_RANDOM = 5  # play_random: `steps` random decisions from rng_moves, new games when over
 
 
@@ -750,7 +750,13 @@ def _one(
     elif op == OP_MASK:
         _mask(S, g, masks)
     elif op == OP_OBSERVE:
-        _observe(S, R, off, tab, g, seats[j], obs)
+        seat = seats[j]
+        if seat < 0:
+            seat = S[g, I_CURRENT]  # -1 once the game is over or cut short
+        if seat < 0:
+            obs[g, :] = 0.0
+        else:
+            _observe(S, R, off, tab, g, seat, obs)
     elif op == OP_RANDOM:
         _play_random(S, R, off, tab, rng, rng_moves, g, steps, obs, masks)
 
@@ -1008,14 +1014,7 @@ class DixDeSuiteBatch:
         if out is None:
             out = np.empty((self.n, self.obs_size), dtype=np.float32)
         out = _checked(out, (self.n, self.obs_size), np.float32, "out")
-        idle = np.zeros(self.n, dtype=bool)
-        if seat_arr.size and seat_arr.min() < 0:
-            to_act = seat_arr < 0
-            current = self.state[:, I_CURRENT]
-            idle = to_act & (current < 0)
-            seat_arr[to_act] = np.maximum(current[to_act], 0)
         self._run(OP_OBSERVE, self._all, seats=seat_arr, obs=out)
-        out[idle] = 0.0
         return out
 
     def scores(self, out: np.ndarray | None = None) -> np.ndarray:
