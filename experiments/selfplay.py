@@ -62,7 +62,8 @@ class SelfPlayConfig:
     snapshot_every: int = 10  # PPO updates between snapshots added to the pool
     pool_size: int = 10
     torch_threads: int = 1
-    reward: str = "win"  # "win": win_rewards of the ranking; "margin": the final lead / margin_scale
+    reward: str = "win"  # "win": win_rewards of the ranking; "margin": the final lead / margin_scale, at the end;
+    # "margin_dense": the same lead paid as the scores move
     margin_scale: float = 10.0
     init: str | None = None  # a saved dixenv policy whose weights start the actor (a warm start)
     critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
@@ -76,9 +77,15 @@ class SelfPlayConfig:
             raise ValueError(f"critic_warmup must be >= 0, got {self.critic_warmup!r}")
 
 
-#: What a finished game pays each seat: its ``win_rewards`` result, or its final lead over the best
-#: rival (``dixenv.core.rewards.margins``) divided by ``margin_scale`` (denser; keeps the win's sign).
-REWARDS = ("win", "margin")
+#: What a game pays each seat: its ``win_rewards`` result at the end (``win``); its final lead over the
+#: best rival (``dixenv.core.rewards.margins``) divided by ``margin_scale`` at the end (``margin``; keeps
+#: the win's sign); or that lead paid as it changes (``margin_dense``): each decision earns the change
+#: of its seat's lead until the seat's next decision, so a seat's rewards sum to its final lead less
+#: its lead at its first decision (as the env's ``reward="margin"`` pays them), and a round's points
+#: reach the decisions of that round. Games
+#: scored over many rounds (dix_de_suite: about seven to 500 points) give the end-only rewards
+#: almost no signal per decision.
+REWARDS = ("win", "margin", "margin_dense")
 
 
 class Table:
@@ -126,6 +133,17 @@ class Table:
 
         scores = self.batch.scores()[slots].tolist()
         return np.array([margins(row, self.teams) for row in scores], dtype=np.float64).reshape(len(slots), self.num_players)
+
+    def leads(self) -> np.ndarray:
+        """(n, num_players) every game's leads now: ``margins`` of the current scores, for all slots at once."""
+        scores = np.asarray(self.batch.scores(), dtype=np.float64).reshape(self.n, self.num_players)
+        out = np.zeros_like(scores)
+        teams = np.asarray(self.teams if self.teams is not None else range(self.num_players))
+        for s in range(self.num_players):
+            rivals = teams != teams[s]
+            if rivals.any():
+                out[:, s] = scores[:, s] - scores[:, rivals].max(axis=1)
+        return out
 
     def redeal(self, slots: np.ndarray) -> None:
         """A new game in each of ``slots`` (each slot's generator deals on)."""
@@ -271,6 +289,8 @@ class SelfPlay:
         last = np.full((n, p), -1, dtype=np.int64)  # each (game, seat)'s latest open transition
         obs = np.empty((n, table.obs_size), dtype=np.float32)
         masks = np.empty((n, table.num_actions), dtype=np.int8)
+        dense = cfg.reward == "margin_dense"
+        lead = table.leads() / cfg.margin_scale if dense else None
         for _ in range(cfg.rollout):
             t0 = time.perf_counter()
             current = batch.current_players()
@@ -300,15 +320,22 @@ class SelfPlay:
             over = batch.terminal()
             cut = batch.truncated() & ~over if hasattr(batch, "truncated") else np.zeros(n, dtype=bool)
             ended = np.flatnonzero(over | cut)
+            if dense:  # each open decision earns the change of its seat's lead (a change before it, none)
+                now = table.leads() / cfg.margin_scale
+                g, s = np.nonzero((last >= 0) & (now != lead))
+                buf.rewards[last[g, s]] += (now - lead)[g, s]
+                lead = now
             if ended.size:
                 # a game cut short (dix_de_suite's turn limit) has no result: its last decisions get 0
-                paid = table.results(ended) if self.cfg.reward == "win" else table.margins(ended) / self.cfg.margin_scale
+                # (under margin_dense they keep what the scores paid them on the way)
+                paid = table.results(ended) if cfg.reward == "win" else table.margins(ended) / cfg.margin_scale
                 results = np.where(cut[ended, None], 0.0, paid)
                 for j, g in enumerate(ended.tolist()):
                     for s in range(p):
                         i = last[g, s]
                         if i >= 0:
-                            buf.rewards[i], buf.done[i] = results[j, s], True
+                            buf.rewards[i] += 0.0 if dense else results[j, s]
+                            buf.done[i] = True
                             last[g, s] = -1
                     learner = table.owner[g] == 0
                     if not learner.all():
@@ -316,6 +343,8 @@ class SelfPlay:
                 self.games += ended.size
                 table.redeal(ended)
                 table.deal_owners(ended, self.cfg.snapshot_share if self.pool else 0.0, len(self.pool))
+                if dense:
+                    lead[ended] = table.leads()[ended] / cfg.margin_scale
             self.env_seconds += time.perf_counter() - t0
         # open chains: bootstrap from the critic's value of the seat's own observation now
         for s in range(p):
@@ -451,7 +480,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
     p.add_argument("--gamma", type=float, default=1.0, help="discount per decision (default 1: one reward, at the end)")
     p.add_argument("--reward", choices=REWARDS, default="win",
-                   help="what a finished game pays: win (the ranking's result) or margin (final lead / --margin-scale)")
+                   help="win (the ranking's result), margin (final lead / --margin-scale, at the end) or "
+                        "margin_dense (the same lead, paid as the scores move)")
     p.add_argument("--margin-scale", type=float, default=10.0, help="points per unit of the margin reward (default 10)")
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")

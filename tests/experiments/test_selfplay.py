@@ -177,8 +177,40 @@ def test_the_margin_reward_pays_each_seat_its_final_lead_over_the_scale():
     assert np.abs(paid).max() > 1.0  # leads of more than 4 points: not a win reward
 
 
+@pytest.mark.parametrize("game, options", [
+    ("le_dix", {"num_players": 3, "deals": (2, 1)}),
+    ("le_dix", {"num_players": 4, "deals": (1, 2)}),
+])
+def test_the_dense_margin_pays_each_round_as_scored_and_a_chain_sums_to_the_final_lead(game, options):
+    def tiny(reward):
+        return SelfPlayConfig(game=game, options=options, num_games=6, rollout=120, total_steps=10**9, net_arch=(16,),
+                              reward=reward, margin_scale=5.0)
+
+    dense, end = SelfPlay(tiny("margin_dense"), seed=3), SelfPlay(tiny("margin"), seed=3)
+    a, b = dense.collect(), end.collect()  # same seed, same net: the same games and moves
+    m = a.size
+    assert m == b.size and np.array_equal(a.actions[:m], b.actions[:m]) and np.array_equal(a.done[:m], b.done[:m])
+    # scores move before the games end (each deal or round), and those decisions are paid then
+    assert np.any(a.rewards[:m][~a.done[:m]] != 0)
+    # every chain of this first rollout starts at its game's start, before any score (le_dix scores a deal
+    # once every seat has played), so its rewards sum to its final lead
+    heads = np.setdiff1d(np.arange(m), a.next[:m][a.next[:m] >= 0])
+    checked = 0
+    for i in heads.tolist():
+        total, j = 0.0, i
+        while True:
+            total += a.rewards[j]
+            if a.done[j] or a.next[j] < 0:
+                break
+            j = a.next[j]
+        if a.done[j]:
+            assert total == pytest.approx(b.rewards[j], abs=1e-5)
+            checked += 1
+    assert checked >= 6
+
+
 @pytest.mark.parametrize("bad, match", [
-    ({"reward": "points"}, "unknown reward 'points'; allowed: \\['win', 'margin'\\]"),
+    ({"reward": "points"}, "unknown reward 'points'; allowed: \\['win', 'margin', 'margin_dense'\\]"),
     ({"margin_scale": 0.0}, "margin_scale must be positive"),
     ({"critic_warmup": -1}, "critic_warmup must be >= 0"),
 ])
