@@ -12,8 +12,10 @@ No per-game Python runs on the hot path. The update is CleanRL's PPO (clipped ob
 minibatches, Adam), with illegal actions masked out of the softmax.
 
 Seats and rewards. At every deal of a game slot, each seat is given to the learner (probability
-``1 - snapshot_share``, and always at least one seat) or to a frozen snapshot of the learner drawn
-from the pool (``--snapshot-every`` updates adds one; ``random`` plays until the pool has one). The
+``1 - snapshot_share - baseline_share``, and always at least one seat), to a frozen snapshot of the
+learner drawn from the pool (``--snapshot-every`` updates adds one; ``random`` plays until the pool
+has one), or to a baseline agent such as the heuristic (``--baseline heuristic``; it acts row by row
+in Python, so its seats cost what the agent costs per decision). The
 learner's transitions are chained per (game, seat): a seat's next decision is its successor, and
 the game's result (``win_rewards`` of the ranking: (seats beaten - seats that beat it) / (n - 1), or
 the team's) is the reward of its last decision. At the end of a rollout a seat still playing is
@@ -59,6 +61,8 @@ class SelfPlayConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     snapshot_share: float = 0.0  # share of seats played by frozen snapshots of the learner
+    baseline: str | None = None  # an agent of the registry (e.g. "heuristic") that may take seats
+    baseline_share: float = 0.0  # share of seats it plays
     snapshot_every: int = 10  # PPO updates between snapshots added to the pool
     pool_size: int = 10
     torch_threads: int = 1
@@ -75,6 +79,14 @@ class SelfPlayConfig:
             raise ValueError(f"margin_scale must be positive, got {self.margin_scale!r}")
         if self.critic_warmup < 0:
             raise ValueError(f"critic_warmup must be >= 0, got {self.critic_warmup!r}")
+        for name in ("snapshot_share", "baseline_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
+        if self.snapshot_share + self.baseline_share > 1.0:
+            raise ValueError(f"snapshot_share + baseline_share must be at most 1, got "
+                             f"{self.snapshot_share!r} + {self.baseline_share!r}")
+        if self.baseline_share > 0 and not self.baseline:
+            raise ValueError(f"baseline_share={self.baseline_share!r} needs a baseline agent (e.g. baseline='heuristic')")
 
 
 #: What a game pays each seat: its ``win_rewards`` result at the end (``win``); its final lead over the
@@ -86,6 +98,9 @@ class SelfPlayConfig:
 #: scored over many rounds (dix_de_suite: about seven to 500 points) give the end-only rewards
 #: almost no signal per decision.
 REWARDS = ("win", "margin", "margin_dense")
+
+
+BASELINE = -3  # Table.owner's code for the baseline agent's seats
 
 
 class Table:
@@ -109,17 +124,22 @@ class Table:
         self.batch.new_games(np.arange(n), seed_rows(range(seed, seed + n)))
         self.batch.play_forced()
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
-        #: owner[g, seat]: 0 the learner, k > 0 the pool's player k - 1, -1 random (no agent: -2).
+        #: owner[g, seat]: 0 the learner, k > 0 the pool's player k - 1, -1 random, -3 the baseline
+        #: agent (no agent: -2).
         self.owner = np.full((n, self.num_players), -2, dtype=np.int64)
 
-    def deal_owners(self, slots: np.ndarray, snapshot_share: float, pool_size: int) -> None:
-        """Give each agent seat of ``slots`` to the learner or a frozen player; at least one learner seat per game."""
+    def deal_owners(self, slots: np.ndarray, snapshot_share: float, pool_size: int, baseline_share: float = 0.0) -> None:
+        """Give each agent seat of ``slots`` to the learner, a frozen player or the baseline; at least one
+        learner seat per game."""
         k = len(self.seats)
         for g in slots.tolist():
-            frozen = self.rng.random(k) < snapshot_share
-            frozen[self.rng.integers(k)] = False
+            u = self.rng.random(k)
+            frozen = (u >= baseline_share) & (u < baseline_share + snapshot_share)
+            base = u < baseline_share
+            keep = self.rng.integers(k)
+            frozen[keep] = base[keep] = False
             picks = self.rng.integers(pool_size, size=k) + 1 if pool_size else np.full(k, -1)
-            self.owner[g, self.seats] = np.where(frozen, picks, 0)
+            self.owner[g, self.seats] = np.where(base, BASELINE, np.where(frozen, picks, 0))
 
     def results(self, slots: np.ndarray) -> np.ndarray:
         """(len(slots), num_players) game results (``win_rewards``) of games that ended."""
@@ -249,9 +269,15 @@ class SelfPlay:
         self.net = ActorCritic(self.table.obs_size, self.table.num_actions, cfg.net_arch, cfg.learning_rate, seed)
         self.rng = np.random.default_rng(seed + 1)
         self.pool: list[Any] = []  # dixenv.agents.policy.Policy snapshots
+        self.baseline = None
+        if cfg.baseline:
+            from dixenv.agents.registry import make_agent
+
+            env = game_spec(cfg.game).env_module_().raw_env(**cfg.options)
+            self.baseline = make_agent(cfg.game, cfg.baseline, env, seed=seed + 2)
         if cfg.init:
             self.load_actor(cfg.init)
-        self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0)
+        self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0, cfg.baseline_share)
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
         self.results: list[float] = []  # the learner's results in finished games against snapshots
@@ -309,7 +335,9 @@ class SelfPlay:
                 last[mine, current[mine]] = idx
             for k in np.unique(owner[(current >= 0) & (owner != 0)]).tolist():
                 rows = np.flatnonzero((current >= 0) & (owner == k))
-                if k > 0 and k <= len(self.pool):
+                if k == BASELINE:  # one Python call per row: what a baseline agent costs
+                    actions[rows] = [self.baseline.act({"observation": obs[r], "action_mask": masks[r]}) for r in rows]
+                elif k > 0 and k <= len(self.pool):
                     actions[rows] = self.pool[k - 1].choose(obs[rows], masks[rows], self.rng)
                 else:  # random until the pool has that player
                     noise = self.rng.random((rows.size, table.num_actions))
@@ -342,7 +370,7 @@ class SelfPlay:
                         self.results.append(float(results[j][learner].mean()))
                 self.games += ended.size
                 table.redeal(ended)
-                table.deal_owners(ended, self.cfg.snapshot_share if self.pool else 0.0, len(self.pool))
+                table.deal_owners(ended, cfg.snapshot_share if self.pool else 0.0, len(self.pool), cfg.baseline_share)
                 if dense:
                     lead[ended] = table.leads()[ended] / cfg.margin_scale
             self.env_seconds += time.perf_counter() - t0
@@ -486,6 +514,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
+    p.add_argument("--baseline", default=None, help="an agent that may take seats, e.g. heuristic (acts in Python)")
+    p.add_argument("--baseline-share", type=float, default=0.0, help="share of seats the baseline plays")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-every", type=int, default=0, help="evaluate every this many steps (0: only at the end)")
     p.add_argument("--eval-games", type=int, default=200, help="games per evaluation during training (default 200)")
@@ -502,6 +532,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = SelfPlayConfig(game=game_spec(args.game).name, options=parse_key_values(args.option), num_games=args.games,
                          rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
                          ent_coef=args.ent_coef, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
+                         baseline=args.baseline, baseline_share=args.baseline_share,
                          epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
                          init=args.init, critic_warmup=args.critic_warmup)
     run = SelfPlay(cfg, seed=args.seed)

@@ -111,6 +111,33 @@ def test_snapshots_take_seats_once_the_pool_has_them():
     assert run.pool and (run.table.owner > 0).any() and (run.table.owner == 0).any(axis=1).all()
 
 
+def test_a_baseline_agent_takes_every_seat_but_the_learners_and_plays_its_own_moves():
+    from dixenv.experiments.selfplay import BASELINE
+
+    cfg = SelfPlayConfig(game="le_dix", options={"num_players": 3, "deals": (2,)}, num_games=8, rollout=30,
+                         total_steps=10**9, net_arch=(16,), baseline="heuristic", baseline_share=1.0)
+    run = SelfPlay(cfg, seed=6)
+    heuristic, calls = run.baseline, []
+
+    class Recording:
+        def act(self, observation):
+            action = heuristic.act(observation)
+            calls.append((observation["observation"].copy(), observation["action_mask"].copy(), action))
+            return action
+
+    run.baseline = Recording()
+    buf = run.collect()
+    # one learner seat a game, the others the baseline's, at the start and after every redeal
+    assert ((run.table.owner == 0).sum(axis=1) == 1).all() and ((run.table.owner == BASELINE).sum(axis=1) == 2).all()
+    assert run.games > 8  # games ended and were dealt again
+    assert buf.size + len(calls) == 8 * 30  # every decision was the learner's or the baseline's
+    assert buf.size and len(calls) > buf.size
+    fresh = make_agent("le_dix", "heuristic", game_spec("le_dix").env_module_().raw_env(num_players=3, deals=(2,)))
+    for obs, mask, action in calls:
+        assert mask[action] == 1 and fresh.act({"observation": obs, "action_mask": mask}) == action
+    assert run.results  # the learner's results in games with the baseline
+
+
 def test_the_command_trains_evaluates_on_unseen_deals_and_writes_its_summary(tmp_path):
     import json
 
@@ -212,6 +239,9 @@ def test_the_dense_margin_pays_each_round_as_scored_and_a_chain_sums_to_the_fina
 @pytest.mark.parametrize("bad, match", [
     ({"reward": "points"}, "unknown reward 'points'; allowed: \\['win', 'margin', 'margin_dense'\\]"),
     ({"margin_scale": 0.0}, "margin_scale must be positive"),
+    ({"baseline_share": 0.5}, "baseline_share=0.5 needs a baseline agent"),
+    ({"baseline": "heuristic", "baseline_share": 1.5}, "baseline_share must be in \\[0, 1\\], got 1.5"),
+    ({"baseline": "heuristic", "baseline_share": 0.6, "snapshot_share": 0.6}, "snapshot_share \\+ baseline_share must be at most 1"),
     ({"critic_warmup": -1}, "critic_warmup must be >= 0"),
 ])
 def test_bad_settings_are_refused(bad, match):
