@@ -94,9 +94,8 @@ class SelfPlayConfig:
 #: the win's sign); or that lead paid as it changes (``margin_dense``): each decision earns the change
 #: of its seat's lead until the seat's next decision, so a seat's rewards sum to its final lead less
 #: its lead at its first decision (as the env's ``reward="margin"`` pays them), and a round's points
-#: reach the decisions of that round. Games
-#: scored over many rounds (dix_de_suite: about seven to 500 points) give the end-only rewards
-#: almost no signal per decision.
+#: reach the decisions of that round. Games scored over many rounds (dix_de_suite: about seven to
+#: 500 points) give the end-only rewards almost no signal per decision.
 REWARDS = ("win", "margin", "margin_dense")
 
 
@@ -280,7 +279,7 @@ class SelfPlay:
         self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0, cfg.baseline_share)
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
-        self.results: list[float] = []  # the learner's results in finished games against snapshots
+        self.results: list[float] = []  # the learner's results in finished games against snapshots or the baseline
 
     def load_actor(self, path: str | Path) -> None:
         """Start the actor from a saved dixenv policy (``ValueError`` unless it was made for this table and net)."""
