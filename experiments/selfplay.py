@@ -147,15 +147,11 @@ class Table:
         return np.array(game_results(self.batch, slots, self.teams), dtype=np.float64).reshape(len(slots), self.num_players)
 
     def margins(self, slots: np.ndarray) -> np.ndarray:
-        """(len(slots), num_players) final leads (``dixenv.core.rewards.margins``) of games that ended."""
-        from dixenv.core.rewards import margins
+        """(len(slots), num_players) the games' leads now (``dixenv.core.rewards.margins`` of their scores).
 
-        scores = self.batch.scores()[slots].tolist()
-        return np.array([margins(row, self.teams) for row in scores], dtype=np.float64).reshape(len(slots), self.num_players)
-
-    def leads(self) -> np.ndarray:
-        """(n, num_players) every game's leads now: ``margins`` of the current scores, for all slots at once."""
-        scores = np.asarray(self.batch.scores(), dtype=np.float64).reshape(self.n, self.num_players)
+        The rule is ``margins``'; this is it over rows of the batch's scores at once, because the
+        ``margin_dense`` reward asks for every game's leads after each decision round."""
+        scores = np.asarray(self.batch.scores(), dtype=np.float64).reshape(self.n, self.num_players)[slots]
         out = np.zeros_like(scores)
         teams = np.asarray(self.teams if self.teams is not None else range(self.num_players))
         for s in range(self.num_players):
@@ -315,7 +311,7 @@ class SelfPlay:
         obs = np.empty((n, table.obs_size), dtype=np.float32)
         masks = np.empty((n, table.num_actions), dtype=np.int8)
         dense = cfg.reward == "margin_dense"
-        lead = table.leads() / cfg.margin_scale if dense else None
+        lead = table.margins(np.arange(n)) / cfg.margin_scale if dense else None
         for _ in range(cfg.rollout):
             t0 = time.perf_counter()
             current = batch.current_players()
@@ -348,7 +344,7 @@ class SelfPlay:
             cut = batch.truncated() & ~over if hasattr(batch, "truncated") else np.zeros(n, dtype=bool)
             ended = np.flatnonzero(over | cut)
             if dense:  # each open decision earns the change of its seat's lead (a change before it, none)
-                now = table.leads() / cfg.margin_scale
+                now = table.margins(np.arange(n)) / cfg.margin_scale
                 g, s = np.nonzero((last >= 0) & (now != lead))
                 buf.rewards[last[g, s]] += (now - lead)[g, s]
                 lead = now
@@ -371,7 +367,7 @@ class SelfPlay:
                 table.redeal(ended)
                 table.deal_owners(ended, cfg.snapshot_share if self.pool else 0.0, len(self.pool), cfg.baseline_share)
                 if dense:
-                    lead[ended] = table.leads()[ended] / cfg.margin_scale
+                    lead[ended] = table.margins(ended) / cfg.margin_scale
             self.env_seconds += time.perf_counter() - t0
         # open chains: bootstrap from the critic's value of the seat's own observation now
         for s in range(p):
