@@ -67,8 +67,8 @@ class SelfPlayConfig:
     pool_size: int = 10
     torch_threads: int = 1
     reward: str = "win"  # "win": win_rewards of the ranking; "margin": the final lead / margin_scale, at the end;
-    # "margin_dense": the same lead paid as the scores move
-    margin_scale: float = 10.0
+    # "margin_dense": the same lead paid as the scores move; "points": the seat's own score, paid as it moves
+    margin_scale: float = 10.0  # points per unit of the margin, margin_dense and points rewards
     init: str | None = None  # a saved dixenv policy whose weights start the actor (a warm start)
     critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
 
@@ -95,8 +95,11 @@ class SelfPlayConfig:
 #: of its seat's lead until the seat's next decision, so a seat's rewards sum to its final lead less
 #: its lead at its first decision (as the env's ``reward="margin"`` pays them), and a round's points
 #: reach the decisions of that round. Games scored over many rounds (dix_de_suite: about seven to
-#: 500 points) give the end-only rewards almost no signal per decision.
-REWARDS = ("win", "margin", "margin_dense")
+#: 500 points) give the end-only rewards almost no signal per decision. ``points`` pays the seat's own
+#: score the same way (the env's ``reward="points"``): in le_dix a made bid pays its seat whatever the
+#: rivals score.
+REWARDS = ("win", "margin", "margin_dense", "points")
+DENSE = ("margin_dense", "points")  # the rewards paid as the scores move
 
 
 BASELINE = -3  # Table.owner's code for the baseline agent's seats
@@ -146,12 +149,16 @@ class Table:
 
         return np.array(game_results(self.batch, slots, self.teams), dtype=np.float64).reshape(len(slots), self.num_players)
 
+    def scores(self, slots: np.ndarray) -> np.ndarray:
+        """(len(slots), num_players) the games' scores now."""
+        return np.asarray(self.batch.scores(), dtype=np.float64).reshape(self.n, self.num_players)[slots]
+
     def margins(self, slots: np.ndarray) -> np.ndarray:
         """(len(slots), num_players) the games' leads now (``dixenv.core.rewards.margins`` of their scores).
 
         The rule is ``margins``'; this is it over rows of the batch's scores at once, because the
         ``margin_dense`` reward asks for every game's leads after each decision round."""
-        scores = np.asarray(self.batch.scores(), dtype=np.float64).reshape(self.n, self.num_players)[slots]
+        scores = self.scores(slots)
         out = np.zeros_like(scores)
         teams = np.asarray(self.teams if self.teams is not None else range(self.num_players))
         for s in range(self.num_players):
@@ -164,6 +171,23 @@ class Table:
         """A new game in each of ``slots`` (each slot's generator deals on)."""
         self.batch.new_games(slots)
         self.batch.play_forced(slots)
+
+
+def masked_log_softmax(logits: Any, legal: Any) -> tuple[Any, Any]:
+    """(log-probabilities, probabilities) of a softmax over the legal actions (``legal``: 1.0 legal, 0.0
+    not); illegal actions get probability exactly 0 (their log-probability is finite and meaningless).
+
+    The values of ``log_softmax(logits.masked_fill(~legal, -1e9))`` (within float rounding), without its
+    cost on the CPU: torch's ``exp`` of an argument below about -87 (a result under float32's smallest
+    normal number) takes a slow path, measured at 50 to 200 times the fast one here, and a masked softmax
+    and its entropy feed it every illegal action; a bool ``masked_fill`` is itself 20 times an add. So
+    the shift is the largest legal logit, the exponent is clamped to [-80, 0] (a legal action 80 below
+    it has a probability under 1e-34 either way; no legal one is above it) and the mask multiplies."""
+    shift = (logits - (1.0 - legal) * 1e9).max(dim=1, keepdim=True).values.detach()  # the largest legal logit
+    z = logits - shift
+    e = z.clamp(-80.0, 0.0).exp() * legal  # legal actions have z <= 0; illegal ones may be far above or below
+    total = e.sum(dim=1, keepdim=True)
+    return z - total.log(), e / total
 
 
 def _mlp(sizes: Sequence[int], torch: Any) -> Any:
@@ -310,8 +334,9 @@ class SelfPlay:
         last = np.full((n, p), -1, dtype=np.int64)  # each (game, seat)'s latest open transition
         obs = np.empty((n, table.obs_size), dtype=np.float32)
         masks = np.empty((n, table.num_actions), dtype=np.int8)
-        dense = cfg.reward == "margin_dense"
-        lead = table.margins(np.arange(n)) / cfg.margin_scale if dense else None
+        dense = cfg.reward in DENSE
+        standing = table.scores if cfg.reward == "points" else table.margins  # what a dense reward pays the change of
+        lead = standing(np.arange(n)) / cfg.margin_scale if dense else None
         for _ in range(cfg.rollout):
             t0 = time.perf_counter()
             current = batch.current_players()
@@ -343,14 +368,14 @@ class SelfPlay:
             over = batch.terminal()
             cut = batch.truncated() & ~over if hasattr(batch, "truncated") else np.zeros(n, dtype=bool)
             ended = np.flatnonzero(over | cut)
-            if dense:  # each open decision earns the change of its seat's lead (a change before it, none)
-                now = table.margins(np.arange(n)) / cfg.margin_scale
+            if dense:  # each open decision earns the change of its seat's lead or score (a change before it, none)
+                now = standing(np.arange(n)) / cfg.margin_scale
                 g, s = np.nonzero((last >= 0) & (now != lead))
                 buf.rewards[last[g, s]] += (now - lead)[g, s]
                 lead = now
             if ended.size:
                 # a game cut short (dix_de_suite's turn limit) has no result: its last decisions get 0
-                # (under margin_dense they keep what the scores paid them on the way)
+                # (under the dense rewards they keep what the scores paid them on the way)
                 paid = table.results(ended) if cfg.reward == "win" else table.margins(ended) / cfg.margin_scale
                 results = np.where(cut[ended, None], 0.0, paid)
                 for j, g in enumerate(ended.tolist()):
@@ -367,7 +392,7 @@ class SelfPlay:
                 table.redeal(ended)
                 table.deal_owners(ended, cfg.snapshot_share if self.pool else 0.0, len(self.pool), cfg.baseline_share)
                 if dense:
-                    lead[ended] = table.margins(ended) / cfg.margin_scale
+                    lead[ended] = standing(ended) / cfg.margin_scale
             self.env_seconds += time.perf_counter() - t0
         # open chains: bootstrap from the critic's value of the seat's own observation now
         for s in range(p):
@@ -386,7 +411,7 @@ class SelfPlay:
         adv, returns = buf.advantages(cfg.gamma, cfg.gae_lambda)
         m = buf.size
         obs = torch.from_numpy(buf.obs[:m])
-        masks = torch.from_numpy(buf.masks[:m])
+        legal = torch.from_numpy(buf.masks[:m].astype(np.float32))
         actions = torch.from_numpy(buf.actions[:m])
         old_logp = torch.from_numpy(buf.logp[:m])
         adv_t, ret_t = torch.from_numpy(adv), torch.from_numpy(returns.astype(np.float32))
@@ -395,15 +420,15 @@ class SelfPlay:
             order = self.rng.permutation(m)
             for start in range(0, m, cfg.minibatch):
                 mb = torch.from_numpy(order[start : start + cfg.minibatch])
-                logits = net.actor(obs[mb]).masked_fill(~masks[mb], -1e9)
-                logp_all = torch.log_softmax(logits, dim=1)
+                x = obs[mb]
+                logp_all, probs = masked_log_softmax(net.actor(x), legal[mb])
                 logp = logp_all.gather(1, actions[mb, None])[:, 0]
-                entropy = -(logp_all.exp() * logp_all).sum(dim=1).mean()
+                entropy = -(probs * logp_all).sum(dim=1).mean()
                 a = adv_t[mb]
                 a = (a - a.mean()) / (a.std() + 1e-8)
                 ratio = (logp - old_logp[mb]).exp()
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-                v_loss = 0.5 * ((net.critic(obs[mb])[:, 0] - ret_t[mb]) ** 2).mean()
+                v_loss = 0.5 * ((net.critic(x)[:, 0] - ret_t[mb]) ** 2).mean()
                 loss = cfg.vf_coef * v_loss
                 if self.updates >= cfg.critic_warmup:  # the critic learns the loaded actor's values first
                     loss = loss + pg - cfg.ent_coef * entropy
@@ -503,9 +528,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
     p.add_argument("--gamma", type=float, default=1.0, help="discount per decision (default 1: one reward, at the end)")
     p.add_argument("--reward", choices=REWARDS, default="win",
-                   help="win (the ranking's result), margin (final lead / --margin-scale, at the end) or "
-                        "margin_dense (the same lead, paid as the scores move)")
-    p.add_argument("--margin-scale", type=float, default=10.0, help="points per unit of the margin reward (default 10)")
+                   help="win (the ranking's result), margin (final lead / --margin-scale, at the end), "
+                        "margin_dense (the same lead, paid as the scores move) or points (the seat's own score / "
+                        "--margin-scale, paid as it moves)")
+    p.add_argument("--margin-scale", type=float, default=10.0,
+                   help="points per unit of the margin, margin_dense and points rewards (default 10)")
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")

@@ -11,7 +11,7 @@ pytest.importorskip("torch")
 from dixenv.agents.registry import make_agent  # noqa: E402
 from dixenv.core.rewards import margins  # noqa: E402
 from dixenv.experiments.soak import soak_move  # noqa: E402
-from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table  # noqa: E402
+from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table, masked_log_softmax  # noqa: E402
 from dixenv.games import game_spec  # noqa: E402
 
 
@@ -236,8 +236,75 @@ def test_the_dense_margin_pays_each_round_as_scored_and_a_chain_sums_to_the_fina
     assert checked >= 6
 
 
+@pytest.mark.parametrize("game, options", [
+    ("le_dix", {"num_players": 3, "deals": (2, 1)}),
+    ("le_dix", {"num_players": 4, "deals": (1, 2)}),
+])
+def test_the_points_reward_pays_each_seat_its_own_score_as_scored(game, options):
+    cfg = SelfPlayConfig(game=game, options=options, num_games=6, rollout=120, total_steps=10**9, net_arch=(16,),
+                         reward="points", margin_scale=5.0)
+    run = SelfPlay(cfg, seed=3)
+    finals: list[float] = []  # every seat's score in every game that ends, read just before its slot is redealt
+    redeal = run.table.redeal
+
+    def recording(slots):
+        finals.extend(run.table.scores(slots).ravel().tolist())
+        redeal(slots)
+
+    run.table.redeal = recording
+    buf = run.collect()
+    m = buf.size
+    assert np.any(buf.rewards[:m][~buf.done[:m]] != 0)  # deals pay before the game ends
+    # a seat's chain starts at its game's first decision (le_dix scores nothing before it) and, once the
+    # game is over, its rewards sum to that seat's final score over the scale: every ended game's seats
+    heads = np.setdiff1d(np.arange(m), buf.next[:m][buf.next[:m] >= 0])
+    sums = []
+    for i in heads.tolist():
+        total, j = 0.0, i
+        while not buf.done[j] and buf.next[j] >= 0:
+            total += buf.rewards[j]
+            j = buf.next[j]
+        if buf.done[j]:
+            sums.append((total + buf.rewards[j]) * 5.0)
+    assert len(finals) >= 6 * cfg.options["num_players"] and max(finals) > 0
+    assert np.allclose(sorted(sums), sorted(finals), atol=1e-3)
+
+
+def test_the_masked_softmax_matches_log_softmax_of_masked_logits_in_values_and_gradients():
+    import torch
+
+    g = np.random.default_rng(0)
+    logits = g.normal(0.0, 3.0, (64, 40)).astype(np.float32)
+    logits[:8] *= 40.0  # spreads of hundreds: illegal actions far above and below the legal ones
+    legal = g.random((64, 40)) < 0.3
+    legal[np.arange(64), g.integers(40, size=64)] = True
+    legal[0] = False
+    legal[0, 5] = True  # one legal action: probability 1
+    chosen = torch.from_numpy(np.array([g.choice(np.flatnonzero(r)) for r in legal]))[:, None]
+    weights = torch.from_numpy(g.normal(size=64).astype(np.float32))
+
+    def loss_and_grad(fn):
+        x = torch.from_numpy(logits).requires_grad_(True)
+        logp_all, probs = fn(x)
+        entropy = -(probs * logp_all).sum(dim=1)
+        loss = (weights * logp_all.gather(1, chosen)[:, 0]).sum() + entropy.sum()
+        loss.backward()
+        return logp_all.gather(1, chosen)[:, 0].detach(), probs.detach(), entropy.detach(), x.grad
+
+    def reference(x):
+        logp_all = torch.log_softmax(x.masked_fill(~torch.from_numpy(legal), -1e9), dim=1)
+        return logp_all, logp_all.exp()
+
+    new = loss_and_grad(lambda x: masked_log_softmax(x, torch.from_numpy(legal.astype(np.float32))))
+    old = loss_and_grad(reference)
+    for a, b in zip(new, old):
+        assert torch.allclose(a, b, atol=1e-5, rtol=1e-5)
+    assert torch.all(new[1][torch.from_numpy(~legal)] == 0.0)  # illegal actions: exactly no probability
+    assert new[1][0, 5] == 1.0 and torch.allclose(new[1].sum(dim=1), torch.ones(64))
+
+
 @pytest.mark.parametrize("bad, match", [
-    ({"reward": "points"}, "unknown reward 'points'; allowed: \\['win', 'margin', 'margin_dense'\\]"),
+    ({"reward": "score"}, "unknown reward 'score'; allowed: \\['win', 'margin', 'margin_dense', 'points'\\]"),
     ({"margin_scale": 0.0}, "margin_scale must be positive"),
     ({"baseline_share": 0.5}, "baseline_share=0.5 needs a baseline agent"),
     ({"baseline": "heuristic", "baseline_share": 1.5}, "baseline_share must be in \\[0, 1\\], got 1.5"),
