@@ -425,7 +425,8 @@ class SelfPlay:
                 logp = logp_all.gather(1, actions[mb, None])[:, 0]
                 entropy = -(probs * logp_all).sum(dim=1).mean()
                 a = adv_t[mb]
-                a = (a - a.mean()) / (a.std() + 1e-8)
+                if len(a) > 1:  # a last minibatch of one row has no spread (SB3 skips it the same way)
+                    a = (a - a.mean()) / (a.std() + 1e-8)
                 ratio = (logp - old_logp[mb]).exp()
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
                 v_loss = 0.5 * ((net.critic(x)[:, 0] - ret_t[mb]) ** 2).mean()
@@ -493,7 +494,11 @@ class SelfPlay:
         next_eval = eval_every
         while self.steps < self.cfg.total_steps:
             before = self.steps
-            stats = self.update(self.collect())
+            buf = self.collect()
+            if before == 0 and buf.size < self.cfg.minibatch:
+                log(f"note: a rollout gave {buf.size:,} learner decisions, fewer than a minibatch "
+                    f"({self.cfg.minibatch:,}): one gradient step an epoch (a smaller minibatch takes more)")
+            stats = self.update(buf)
             bar.update(self.steps - before)
             recent = self.results[-500:]
             bar.set_postfix(games=self.games, vs_pool=f"{np.mean(recent):+.3f}" if recent else "-")

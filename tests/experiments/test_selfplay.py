@@ -103,6 +103,27 @@ def test_a_short_run_saves_a_policy_that_plays_by_name(tmp_path, game, options):
     assert obs["action_mask"][agent.act(obs)] == 1
 
 
+def test_a_last_minibatch_of_one_row_leaves_the_network_finite():
+    run = SelfPlay(_tiny(minibatch=63, epochs=2), seed=2)  # 8 games x 8 rounds: 64 decisions, so 63 + 1
+    buf = run.collect()
+    assert buf.size == 64
+    run.update(buf)
+    assert all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in run.net.numpy_weights())
+    assert all(np.isfinite(p.detach().numpy()).all() for p in run.net.critic.parameters())
+
+
+def test_a_minibatch_larger_than_a_rollout_is_reported_once():
+    def lines(minibatch):
+        run = SelfPlay(_tiny(minibatch=minibatch, total_steps=200), seed=1)  # 8 games x 8 rounds: 64 decisions
+        out: list[str] = []
+        run.train(progress=False, log=out.append)
+        return [line for line in out if line.startswith("note:")]
+
+    assert lines(4096) == ["note: a rollout gave 64 learner decisions, fewer than a minibatch (4,096): one "
+                           "gradient step an epoch (a smaller minibatch takes more)"]
+    assert lines(32) == []
+
+
 def test_snapshots_take_seats_once_the_pool_has_them():
     cfg = SelfPlayConfig(game="le_dix", options={"num_players": 3, "deals": (1,)}, num_games=16, rollout=8,
                          total_steps=16 * 8 * 3, net_arch=(16,), snapshot_share=0.5, snapshot_every=1, minibatch=512, epochs=1)
