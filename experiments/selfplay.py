@@ -75,6 +75,8 @@ class SelfPlayConfig:
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
             raise ValueError(f"unknown reward {self.reward!r}; allowed: {list(REWARDS)}")
+        if not self.clip > 0:
+            raise ValueError(f"clip must be positive, got {self.clip!r}")
         if not self.margin_scale > 0:
             raise ValueError(f"margin_scale must be positive, got {self.margin_scale!r}")
         if self.critic_warmup < 0:
@@ -529,6 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--net", type=int, nargs="+", default=[256, 256], help="hidden layer sizes (default 256 256)")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--clip", type=float, default=0.2, help="PPO's clip range (default 0.2)")
     p.add_argument("--minibatch", type=int, default=4096, help="rows per gradient step (default 4096)")
     p.add_argument("--epochs", type=int, default=4, help="passes over each rollout (default 4)")
     p.add_argument("--gamma", type=float, default=1.0, help="discount per decision (default 1: one reward, at the end)")
@@ -558,7 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     cfg = SelfPlayConfig(game=game_spec(args.game).name, options=parse_key_values(args.option), num_games=args.games,
                          rollout=args.rollout, total_steps=args.steps, net_arch=tuple(args.net), learning_rate=args.lr,
-                         ent_coef=args.ent_coef, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
+                         ent_coef=args.ent_coef, clip=args.clip, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
                          baseline=args.baseline, baseline_share=args.baseline_share,
                          epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
                          init=args.init, critic_warmup=args.critic_warmup)

@@ -327,6 +327,7 @@ def test_the_masked_softmax_matches_log_softmax_of_masked_logits_in_values_and_g
 @pytest.mark.parametrize("bad, match", [
     ({"reward": "score"}, "unknown reward 'score'; allowed: \\['win', 'margin', 'margin_dense', 'points'\\]"),
     ({"margin_scale": 0.0}, "margin_scale must be positive"),
+    ({"clip": 0.0}, "clip must be positive, got 0.0"),
     ({"baseline_share": 0.5}, "baseline_share=0.5 needs a baseline agent"),
     ({"baseline": "heuristic", "baseline_share": 1.5}, "baseline_share must be in \\[0, 1\\], got 1.5"),
     ({"baseline": "heuristic", "baseline_share": 0.6, "snapshot_share": 0.6}, "snapshot_share \\+ baseline_share must be at most 1"),
