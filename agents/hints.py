@@ -76,28 +76,12 @@ def hinted_vec_env(venv: Any, hinter: Hinter) -> Any:
     ``venv`` must answer ``env_method("action_masks")`` (``dixenv.vector.SB3VecEnv`` does); a
     terminal observation in the infos gets an all-zero hint (no move is legal there).
     """
-    from gymnasium import spaces
-    from stable_baselines3.common.vec_env import VecEnvWrapper
+    from dixenv.agents.features import extended_vec_env
 
-    class HintedVecEnv(VecEnvWrapper):
-        def __init__(self) -> None:
-            space = venv.observation_space
-            low = np.concatenate([space.low, np.zeros(hinter.num_actions, dtype=space.dtype)])
-            high = np.concatenate([space.high, np.ones(hinter.num_actions, dtype=space.dtype)])
-            super().__init__(venv, observation_space=spaces.Box(low, high, dtype=space.dtype))
+    def extend(observations: np.ndarray) -> np.ndarray:
+        return hinter.extend_batch(observations, np.asarray(venv.env_method("action_masks")))  # one mask row per game
 
-        def _masks(self) -> np.ndarray:
-            return np.asarray(self.venv.env_method("action_masks"))  # one row per game
+    def extend_terminal(row: np.ndarray) -> np.ndarray:
+        return np.concatenate([row, np.zeros(hinter.num_actions, dtype=row.dtype)])
 
-        def reset(self) -> np.ndarray:
-            return hinter.extend_batch(self.venv.reset(), self._masks())
-
-        def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-            obs, rewards, dones, infos = self.venv.step_wait()
-            for info in infos:
-                terminal = info.get("terminal_observation")
-                if terminal is not None:
-                    info["terminal_observation"] = np.concatenate([terminal, np.zeros(hinter.num_actions, dtype=terminal.dtype)])
-            return hinter.extend_batch(obs, self._masks()), rewards, dones, infos
-
-    return HintedVecEnv()
+    return extended_vec_env(venv, hinter.num_actions, extend, extend_terminal)

@@ -189,9 +189,20 @@ class PolicyAgent:
         self.policy = policy
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
-        self.hinter = None
+        self.hinter = self.featurizer = None
         if env is not None:
             check_compatible(policy.metadata, env, str(path or "the policy"))
+        features = policy.metadata.get("features")
+        if features:
+            # Features computed from the observation are among its inputs (dixenv.agents.features).
+            if env is None:
+                raise ValueError(f"{path or 'the policy'} was trained with features={features!r}: give the agent its env to compute them")
+            from dixenv.agents.features import Featurizer
+
+            self.featurizer = Featurizer(env, features)
+            if self.featurizer.size != policy.metadata["features_size"]:
+                raise ValueError(f"{path or 'the policy'} takes {policy.metadata['features_size']} inputs of the {features!r} "
+                                 f"features; this env's are {self.featurizer.size}")
         hint = policy.metadata.get("hint")
         if hint:
             # The policy was trained with an advisor's move among its inputs (dixenv.agents.hints).
@@ -213,8 +224,11 @@ class PolicyAgent:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The policy's actions for a batch: ``(k, obs_size)`` observations, ``(k, num_actions)`` masks."""
+        raw = observations
+        if self.featurizer is not None:
+            observations = self.featurizer.extend_batch(observations)
         if self.hinter is not None:
-            observations = self.hinter.extend_batch(observations, masks)
+            observations = np.concatenate([observations, self.hinter.extend_batch(raw, masks)[:, raw.shape[1]:]], axis=1)
         return self.policy.choose(observations, masks, None if self.deterministic else self.rng)
 
 
@@ -364,6 +378,17 @@ def check_metadata(metadata: dict[str, Any], where: str) -> None:
     if metadata["layers"][-1] != metadata["num_actions"]:
         raise ValueError(f"{where}: the last of layers {metadata['layers']} is the action head and must be "
                          f"num_actions {metadata['num_actions']}")
+    features = metadata.get("features")
+    if features is not None:
+        from dixenv.agents.features import check_features
+
+        try:
+            check_features(metadata["game"], features)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        if not _is_count(metadata.get("features_size")):
+            raise ValueError(f"{where}: features_size is {_short(metadata.get('features_size'))}; expected a positive "
+                             f"integer (how many inputs the {features!r} features add)")
     hint = metadata.get("hint")
     if hint is not None:
         from dixenv.agents.hints import check_advisor
@@ -431,13 +456,15 @@ def check_arrays(arrays: dict[str, np.ndarray], metadata: dict[str, Any], where:
     """``ValueError`` (starting with ``where``) unless ``arrays`` are float, finite weights whose shapes fit ``metadata``.
 
     Layer ``i`` maps its inputs to ``layers[i]`` units: ``W{i}`` is ``(layers[i], inputs)``, ``b{i}`` is
-    ``(layers[i],)``; the first layer's inputs are ``obs_size`` (plus ``num_actions`` with a ``hint``),
-    every next layer's the previous layer's units.
+    ``(layers[i],)``; the first layer's inputs are ``obs_size`` (plus ``features_size`` with ``features``,
+    plus ``num_actions`` with a ``hint``), every next layer's the previous layer's units.
     """
     layers = metadata["layers"]
-    hint = metadata.get("hint")
-    inputs = metadata["obs_size"] + (metadata["num_actions"] if hint else 0)
-    source = f"obs_size {metadata['obs_size']}" + (f" + num_actions {metadata['num_actions']} of the {hint!r} hint" if hint else "")
+    hint, features = metadata.get("hint"), metadata.get("features")
+    inputs = metadata["obs_size"] + (metadata["features_size"] if features else 0) + (metadata["num_actions"] if hint else 0)
+    source = (f"obs_size {metadata['obs_size']}"
+              + (f" + features_size {metadata['features_size']} of the {features!r} features" if features else "")
+              + (f" + num_actions {metadata['num_actions']} of the {hint!r} hint" if hint else ""))
     for i, units in enumerate(layers):
         for name, shape, why in (
             (f"W{i}", (units, inputs), f"layer {i} maps {inputs} inputs ({source}) to layers[{i}] = {units} units in {meta}"),
@@ -471,13 +498,19 @@ def _check_chain(weights: list[tuple[np.ndarray, np.ndarray]], where: str) -> No
         inputs = w_shape[0]
 
 
-def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | None = None, **training: Any) -> dict[str, Any]:
+def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | None = None,
+                    features: str | None = None, **training: Any) -> dict[str, Any]:
     """The metadata to save with a policy trained on ``env_id`` / ``options`` (``env`` one such env).
 
-    ``hint``: the advisor whose move the policy gets among its inputs (``dixenv.agents.hints``), if any.
+    ``hint``: the advisor whose move the policy gets among its inputs (``dixenv.agents.hints``), if any;
+    ``features``: the feature set appended to its observations (``dixenv.agents.features``), if any.
     """
     aec = aec_env(env)
     extra = {} if hint is None else {"hint": hint}
+    if features is not None:
+        from dixenv.agents.features import Featurizer
+
+        extra |= {"features": features, "features_size": Featurizer(aec, features).size}
     return extra | {
         "game": aec.game.name,
         "env_id": env_id,

@@ -64,7 +64,8 @@ class Demonstrations:
 
 
 def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int, seed: int,
-                   learner: str | None = None, expert_share: float = 1.0, hint: str | None = None) -> Demonstrations:
+                   learner: str | None = None, expert_share: float = 1.0, hint: str | None = None,
+                   features: str | None = None) -> Demonstrations:
     import gymnasium
 
     import dixenv  # noqa: F401  (registers the ids)
@@ -83,6 +84,11 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
         from dixenv.agents.hints import Hinter
 
         hinter = Hinter(env, hint, seed=seed)
+    featurizer = None
+    if features is not None:
+        from dixenv.agents.features import Featurizer
+
+        featurizer = Featurizer(env, features)
     rng = np.random.default_rng(seed)
     obs_l, mask_l, act_l, rew_l, done_l = [], [], [], [], []
     for g in range(games):
@@ -101,6 +107,8 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
                 obs_l.append(hinter.extend(obs, mask))
             mask_l.append(mask.astype(bool))
             act_l.append(label)
+            if featurizer is not None:  # the inputs are the observation, its features, then any hint
+                obs_l[-1] = np.concatenate([featurizer.extend_batch(obs[None, :])[0], obs_l[-1][len(obs):]])
             obs, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
             rew_l.append(float(reward))
@@ -110,12 +118,14 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
 
 
 def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: int = 0, workers: int = 1,
-            learner: str | None = None, expert_share: float = 1.0, hint: str | None = None) -> Demonstrations:
+            learner: str | None = None, expert_share: float = 1.0, hint: str | None = None,
+            features: str | None = None) -> Demonstrations:
     """Play ``games`` episodes of ``env_id`` with ``agent`` (a registry name) in the learner's seat.
 
     With ``learner`` (a saved policy's path) the learner plays instead, ``agent`` with probability
     ``expert_share`` per move, and ``agent`` labels every decision (DAgger). With ``hint`` (an
-    advisor, ``dixenv.agents.hints``) the recorded observations carry the advisor's move.
+    advisor, ``dixenv.agents.hints``) the recorded observations carry the advisor's move; with
+    ``features`` (``dixenv.agents.features``), that feature set, between the observation and any hint.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -125,12 +135,12 @@ def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     per = [games // workers + (i < games % workers) for i in range(workers)]
     seeds = [seed + sum(per[:i]) for i in range(workers)]
     if workers == 1:
-        return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share, hint)
+        return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share, hint, features)
     import multiprocessing as mp
 
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
         parts = list(ex.map(_collect_chunk, [env_id] * workers, [options] * workers, [agent] * workers, per, seeds,
-                            [learner] * workers, [expert_share] * workers, [hint] * workers))
+                            [learner] * workers, [expert_share] * workers, [hint] * workers, [features] * workers))
     return Demonstrations.concatenate(parts)
 
 

@@ -26,6 +26,7 @@ class Preset:
     net_arch: tuple[int, ...] = (256, 256)
     train_reward: str = "win"  # "win" (the measured result) or "points" (shaping: game points as scored)
     hint: str | None = None  # advisor whose move the policy gets among its inputs (dixenv.agents.hints), or None
+    features: str | None = None  # feature set appended to the observations (dixenv.agents.features), or None
     warm_start: str | None = "heuristic"  # behaviour cloning of this agent before PPO (None: from scratch)
     warm_start_games: int = 2000
     warm_start_epochs: int = 15
@@ -49,6 +50,8 @@ class Preset:
     def __post_init__(self) -> None:
         if self.trainer not in TRAINERS:
             raise ValueError(f"unknown trainer {self.trainer!r}; trainers: {list(TRAINERS)}")
+        if self.hint and self.features:
+            raise ValueError(f"a preset takes a hint ({self.hint!r}) or features ({self.features!r}), not both")
         if self.trainer == "selfplay":
             if self.hint:
                 raise ValueError(f"the selfplay trainer's policies play from the observation alone: no hint ({self.hint!r})")

@@ -71,6 +71,7 @@ class SelfPlayConfig:
     margin_scale: float = 10.0  # points per unit of the margin, margin_dense and points rewards
     init: str | None = None  # a saved dixenv policy whose weights start the actor (a warm start)
     critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
+    features: str | None = None  # a feature set appended to the observations (dixenv.agents.features), e.g. "cards"
 
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -287,7 +288,14 @@ class SelfPlay:
         torch.set_num_threads(cfg.torch_threads)
         self.cfg, self.seed = cfg, seed
         self.table = Table(cfg.game, cfg.options, cfg.num_games, seed)
-        self.net = ActorCritic(self.table.obs_size, self.table.num_actions, cfg.net_arch, cfg.learning_rate, seed)
+        self.featurizer = None
+        self.input_size = self.table.obs_size  # what the networks read: the observation, then any features
+        if cfg.features:
+            from dixenv.agents.features import Featurizer
+
+            self.featurizer = Featurizer(game_spec(cfg.game).env_module_().raw_env(**cfg.options), cfg.features)
+            self.input_size += self.featurizer.size
+        self.net = ActorCritic(self.input_size, self.table.num_actions, cfg.net_arch, cfg.learning_rate, seed)
         self.rng = np.random.default_rng(seed + 1)
         self.pool: list[Any] = []  # dixenv.agents.policy.Policy snapshots
         self.baseline = None
@@ -309,10 +317,10 @@ class SelfPlay:
 
         saved = Policy.load(path)
         want = self.policy().metadata
-        for key in ("game", "layout", "obs_size", "num_actions"):
-            if saved.metadata.get(key) != want[key]:
+        for key in ("game", "layout", "obs_size", "num_actions", "features"):
+            if saved.metadata.get(key) != want.get(key):
                 raise ValueError(f"cannot start from {path}: its {key} is {saved.metadata.get(key)!r}, this table's "
-                                 f"{want[key]!r} (it was trained on {saved.metadata.get('env_id')} with options "
+                                 f"{want.get(key)!r} (it was trained on {saved.metadata.get('env_id')} with options "
                                  f"{saved.metadata.get('options')})")
         if saved.metadata.get("hint"):
             raise ValueError(f"cannot start from {path}: it takes the hint {saved.metadata['hint']!r} as an input; "
@@ -332,7 +340,7 @@ class SelfPlay:
         """``cfg.rollout`` decision rounds in every slot; the learner's decisions in a ``Rollout``."""
         cfg, table, batch = self.cfg, self.table, self.table.batch
         n, p = table.n, table.num_players
-        buf = Rollout(n * cfg.rollout, table.obs_size, table.num_actions)
+        buf = Rollout(n * cfg.rollout, self.input_size, table.num_actions)
         last = np.full((n, p), -1, dtype=np.int64)  # each (game, seat)'s latest open transition
         obs = np.empty((n, table.obs_size), dtype=np.float32)
         masks = np.empty((n, table.num_actions), dtype=np.int8)
@@ -347,11 +355,12 @@ class SelfPlay:
             owner = table.owner[np.arange(n), np.maximum(current, 0)]
             actions = np.full(n, -1, dtype=np.int64)
             self.env_seconds += time.perf_counter() - t0
+            x = obs if self.featurizer is None else self.featurizer.extend_batch(obs)  # the networks' inputs
             mine = np.flatnonzero((current >= 0) & (owner == 0))
             if mine.size:
-                a, logp, v = self.net.act(obs[mine], masks[mine], self.rng)
+                a, logp, v = self.net.act(x[mine], masks[mine], self.rng)
                 actions[mine] = a
-                idx = buf.add(obs[mine], masks[mine].astype(bool), a, logp, v)
+                idx = buf.add(x[mine], masks[mine].astype(bool), a, logp, v)
                 prev = last[mine, current[mine]]
                 buf.next[prev[prev >= 0]] = idx[prev >= 0]
                 last[mine, current[mine]] = idx
@@ -360,7 +369,7 @@ class SelfPlay:
                 if k == BASELINE:  # one Python call per row: what a baseline agent costs
                     actions[rows] = [self.baseline.act({"observation": obs[r], "action_mask": masks[r]}) for r in rows]
                 elif k > 0 and k <= len(self.pool):
-                    actions[rows] = self.pool[k - 1].choose(obs[rows], masks[rows], self.rng)
+                    actions[rows] = self.pool[k - 1].choose(x[rows], masks[rows], self.rng)
                 else:  # random until the pool has that player
                     noise = self.rng.random((rows.size, table.num_actions))
                     actions[rows] = np.where(masks[rows] > 0, noise, -1.0).argmax(axis=1)
@@ -401,6 +410,8 @@ class SelfPlay:
             open_ = np.flatnonzero(last[:, s] >= 0)
             if open_.size:
                 seen = batch.observe(np.full(n, s, dtype=np.int64))[open_]
+                if self.featurizer is not None:
+                    seen = self.featurizer.extend_batch(seen)
                 buf.boot[last[open_, s]] = self.net.values(seen)
         self.steps += buf.size
         return buf
@@ -458,7 +469,8 @@ class SelfPlay:
             env_id = "dixenv/DixSolo-v0"
             del options["solo"]
         env = spec.env_module_().raw_env(**self.cfg.options)
-        meta = policy_metadata(env_id, options, env, **(training or {"trainer": "experiments.selfplay"}))
+        meta = policy_metadata(env_id, options, env, features=self.cfg.features,
+                               **(training or {"trainer": "experiments.selfplay"}))
         return Policy(self.net.numpy_weights(), "tanh", meta)
 
     def evaluate(self, opponents: Sequence[str], games: int, seed: int, workers: int = 1, folder: Path | None = None) -> dict[str, Any]:
@@ -542,6 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--margin-scale", type=float, default=10.0,
                    help="points per unit of the margin, margin_dense and points rewards (default 10)")
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
+    p.add_argument("--features", default=None,
+                   help="a feature set appended to the observations (dixenv.agents.features; le_dix: cards)")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--baseline", default=None, help="an agent that may take seats, e.g. heuristic (acts in Python)")
@@ -564,7 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          ent_coef=args.ent_coef, clip=args.clip, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
                          baseline=args.baseline, baseline_share=args.baseline_share,
                          epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
-                         init=args.init, critic_warmup=args.critic_warmup)
+                         init=args.init, critic_warmup=args.critic_warmup, features=args.features)
     run = SelfPlay(cfg, seed=args.seed)
     others = len(run.table.seats) - 1
     opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others

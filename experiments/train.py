@@ -185,7 +185,7 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
         count = games // len(seats) + (k < games % len(seats))
         if count:
             parts.append(collect(preset.env_id, opts, preset.warm_start, count, seed=seed + 100_000 * k, workers=workers,
-                                 learner=learner, expert_share=0.0, hint=preset.hint))
+                                 learner=learner, expert_share=0.0, hint=preset.hint, features=preset.features))
     return Demonstrations.concatenate(parts)
 
 
@@ -293,12 +293,17 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
     venv = VectorEnv(preset.env_id, preset.n_envs, match_maker=maker, **options)
     vec = SB3VecEnv(venv)
     vec.seed(seed)
+    if preset.features:
+        from dixenv.agents.features import Featurizer, featured_vec_env
+
+        vec = featured_vec_env(vec, Featurizer(venv.raw_env, preset.features))
     if preset.hint:
         from dixenv.agents.hints import Hinter, hinted_vec_env
 
         vec = hinted_vec_env(vec, Hinter(venv.raw_env, preset.hint, seed=seed))
     model = build_model(preset, vec, seed, out)
-    metadata = policy_metadata(preset.env_id, preset.options, venv.raw_env, hint=preset.hint, preset=preset_dict(preset), seed=seed)
+    metadata = policy_metadata(preset.env_id, preset.options, venv.raw_env, hint=preset.hint, features=preset.features,
+                               preset=preset_dict(preset), seed=seed)
 
     ws_info = None
     if preset.warm_start:
@@ -402,7 +407,8 @@ def _train_selfplay(preset: Preset, out: Path, seed: int, workers: int, progress
         init = str(out / "clone")
         from_sb3(model, metadata).save(init)
     cfg = SelfPlayConfig(game=preset.game, options=dict(preset.eval_options), total_steps=preset.timesteps,
-                         net_arch=tuple(preset.net_arch), reward=preset.train_reward, init=init, **preset.selfplay)
+                         net_arch=tuple(preset.net_arch), reward=preset.train_reward, init=init, features=preset.features,
+                         **preset.selfplay)
     run = SelfPlay(cfg, seed=seed)
     table = next(iter(eval_tables(preset)))
     snapshots = out / "snapshots"
@@ -532,6 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trainer", choices=["sb3", "selfplay"],
                    help="sb3 (MaskablePPO against the opponents) or selfplay (PPO on the compiled engine, experiments.selfplay)")
     p.add_argument("--hint", help="advisor whose move the policy sees among its inputs (heuristic), or 'none'")
+    p.add_argument("--features", help="feature set appended to the policy's observations (dixenv.agents.features; "
+                                      "le_dix: cards), or 'none'")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
     p.add_argument("--eval-every", type=int, help="learner steps between evaluations (0: none)")
@@ -569,6 +577,10 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
         from dixenv.agents.hints import check_advisor
 
         changes["hint"] = None if args.hint.lower() == "none" else check_advisor(args.hint)
+    if args.features is not None:
+        from dixenv.agents.features import check_features
+
+        changes["features"] = None if args.features.lower() == "none" else check_features(preset.game, args.features)
     if args.net:
         changes["net_arch"] = tuple(int(x) for x in args.net.split(","))
     if args.ppo:

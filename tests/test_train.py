@@ -124,6 +124,29 @@ def test_a_hinted_run_saves_a_policy_that_plays_with_the_heuristics_hint(tmp_pat
         train.main(["--hint", "oracle"])
 
 
+@pytest.mark.parametrize("trainer", ["sb3", "selfplay"])
+def test_a_run_with_features_saves_a_policy_that_computes_them_when_it_plays(tmp_path, trainer):
+    out = tmp_path / trainer
+    summary = train.main(["--preset", "le_dix", "--option", "num_players=3", "--option", "deals=(2,)", "--timesteps", "256",
+                          "--n-envs", "4", "--features", "cards", "--hint", "none", "--warm-start-games", "6",
+                          "--warm-start-epochs", "2", "--dagger-rounds", "1", "--dagger-games", "2", "--eval-every", "0",
+                          "--final-games", "3", "--no-progress", "--out", str(out), "--workers", "1", "--trainer", trainer, "--train-reward", "win",
+                          "--ppo", "n_steps=64", "--ppo", "batch_size=64"])
+    assert summary["preset"]["features"] == "cards"
+    meta = json.loads((out / "final.json").read_text())
+    env = le_dix_v0.raw_env(num_players=3, deals=(2,))
+    agent = make_agent("le_dix", f"policy:{out / 'final'}", env)
+    assert meta["features"] == "cards" and agent.featurizer is not None
+    assert agent.policy.obs_size == env.layout.size + agent.featurizer.size == env.layout.size + meta["features_size"]
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][agent.act(obs)] == 1
+    with pytest.raises(SystemExit, match="not a feature set of dix_de_suite; allowed: none for this game"):
+        train.main(["--preset", "dix_de_suite", "--features", "cards"])
+    with pytest.raises(SystemExit, match="not both"):
+        train.main(["--preset", "le_dix", "--features", "cards", "--hint", "heuristic"])
+
+
 def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table_and_files(tmp_path):
     out = tmp_path / "run"
     summary = train.main(["--trainer", "selfplay", "--timesteps", "1024", "--warm-start-games", "8",

@@ -201,6 +201,30 @@ def test_a_warm_start_begins_from_the_saved_policy_and_refuses_one_made_for_anot
         SelfPlay(_tiny(init=str(tmp_path / "absent")), seed=6)
 
 
+def test_features_reach_the_networks_the_snapshots_and_the_saved_policy(tmp_path):
+    from dixenv.agents.features import Featurizer
+
+    run = SelfPlay(_tiny(features="cards", snapshot_share=0.5, snapshot_every=1), seed=8)
+    featurizer = Featurizer(game_spec("le_dix").env_module_().raw_env(**LE_DIX_3), "cards")
+    assert run.input_size == run.table.obs_size + featurizer.size
+    buf = run.collect()
+    rows = buf.obs[:buf.size]
+    assert np.array_equal(featurizer.extend_batch(rows[:, :run.table.obs_size]), rows), "every input row carries its features"
+    run.update(buf)
+    run.pool.append(run.policy())
+    run.table.deal_owners(np.arange(run.table.n), 0.5, 1)
+    run.collect()  # the snapshot acts from the same inputs
+    run.policy().save(tmp_path / "p")
+    env = game_spec("le_dix").env_module_().raw_env(**LE_DIX_3)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][make_agent("le_dix", f"policy:{tmp_path / 'p'}", env).act(obs)] == 1
+    warm = SelfPlay(_tiny(features="cards", init=str(tmp_path / "p")), seed=9)
+    assert np.array_equal(warm.net.numpy_weights()[0][0], run.net.numpy_weights()[0][0])
+    with pytest.raises(ValueError, match="its features is 'cards', this table's None"):
+        SelfPlay(_tiny(init=str(tmp_path / "p")), seed=9)
+
+
 def test_a_policy_that_takes_a_hint_is_no_warm_start():
     with pytest.raises(ValueError, match="takes the hint 'heuristic' as an input"):
         SelfPlay(_tiny(options={"num_players": 4}, net_arch=(256, 256), init="agents/weights/le_dix_4p"), seed=0)

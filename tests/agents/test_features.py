@@ -1,0 +1,204 @@
+"""Card features (dixenv.agents.features): each one checked against the engine's own state, and their
+path through policy files, agents, demonstrations and both trainers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dixenv import dix_de_suite_v0, le_dix_v0
+from dixenv.agents.features import Featurizer, check_features
+from dixenv.agents.policy import Policy, PolicyAgent, policy_metadata
+from dixenv.agents.registry import make_agent
+from dixenv.games.le_dix.state import PLAYING, trick_winner
+
+from .helpers import play_game
+
+SUIT = np.arange(52) // 13
+RANK = np.arange(52) % 13
+
+
+def _split(featurizer, row):
+    """The feature pieces of one extended row, by name."""
+    out, at = {}, featurizer.obs_size
+    for name, size in featurizer.features.names:
+        out[name] = row[at:at + size]
+        at += size
+    assert at == len(row)
+    return out
+
+
+def _expected(state, n, b):
+    """Every feature computed from the engine's state for the player to move (relative seat j = me + j)."""
+    me = state.current_player()
+    hand = np.zeros(52)
+    hand[state.hands[me]] = 1
+    trump = (SUIT == state.trump_suit).astype(float)
+    # beats_trick: would the card be winning the trick, were it played now?
+    beats = np.zeros(52)
+    for c in state.hands[me]:
+        beats[c] = not state.trick or trick_winner(state.trick + [(me, c)], state.trump_suit) == me
+    # unseen: not in the hand, not played this deal, not my discard, not a turned-up card left on the table
+    known = set(state.hands[me]) | set(state.played)
+    if state.dealer_discard is not None and state.dealer == me:
+        known.add(state.dealer_discard)
+    if state.dealer_took is False:
+        known.add(state.trump_card)
+    higher = np.zeros(52)
+    for c in state.hands[me]:
+        higher[c] = sum(1 for d in range(52) if d not in known and SUIT[d] == SUIT[c] and RANK[d] > RANK[c])
+    need = np.zeros((n, b + 1))
+    for j in range(n):
+        bid = state.bids[(me + j) % n]
+        if bid is not None:
+            need[j, max(bid - state.tricks_won[(me + j) % n], -1) + 1] = 1
+    spare = np.zeros(b + 2)
+    if state.bids[me] is not None:
+        spare[max(len(state.hands[me]) - (state.bids[me] - state.tricks_won[me]), -1) + 1] = 1
+    winning, led = np.zeros(n), np.zeros(4)
+    if state.trick:
+        winning[(trick_winner(state.trick, state.trump_suit) - me) % n] = 1
+        led[SUIT[state.trick[0][1]]] = 1
+    after = np.zeros(n)
+    after[n - 1 - len(state.trick)] = 1
+    return {"is_trump": hand * trump, "beats_trick": beats, "master": hand * (higher == 0), "higher_unseen": higher / 12,
+            "need": need.ravel(), "spare": spare, "winning_seat": winning, "led_suit": led, "to_play_after": after}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_feature_matches_the_engines_state(players):
+    env = le_dix_v0.env(num_players=players)
+    featurizer = Featurizer(env, "cards")
+    n, b = featurizer.features.n, featurizer.features.b
+    rng = np.random.default_rng(players)
+    seen = {"mid_trick": 0, "bust": 0, "took": 0, "left": 0}
+    for game in range(3):
+        env.reset(seed=100 * players + game)
+        state = env.unwrapped.state
+        while not state.is_terminal():
+            obs = env.observe(env.agent_selection)
+            row = featurizer.extend_batch(obs["observation"][None, :])[0]
+            assert np.array_equal(row[:featurizer.obs_size], obs["observation"])
+            got, want = _split(featurizer, row), _expected(state, n, b)
+            for name in want:
+                assert np.allclose(got[name], want[name]), (name, got[name], want[name])
+            seen["mid_trick"] += bool(state.trick)
+            seen["bust"] += bool(want["need"].reshape(n, b + 1)[:, 0].any())
+            seen["took" if state.dealer_took else "left"] += state.dealer_took is not None
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert all(count > 0 for count in seen.values()), seen
+
+
+def test_features_for_a_batch_are_the_features_of_each_row():
+    env = le_dix_v0.env(num_players=4)
+    env.reset(seed=3)
+    featurizer = Featurizer(env, "cards")
+    rows = []
+    for _ in range(40):
+        obs = env.observe(env.agent_selection)
+        rows.append(obs["observation"])
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    batch = featurizer.extend_batch(np.array(rows))
+    assert batch.dtype == np.float32 and batch.shape == (40, featurizer.obs_size + featurizer.size)
+    assert ((batch[:, featurizer.obs_size:] >= 0) & (batch[:, featurizer.obs_size:] <= 1)).all()
+    for i, r in enumerate(rows):
+        assert np.array_equal(featurizer.extend_batch(r[None, :])[0], batch[i])
+
+
+def test_unknown_feature_sets_and_wrong_shapes_are_refused():
+    with pytest.raises(ValueError, match="not a feature set of le_dix; allowed: cards"):
+        check_features("le_dix", "bids")
+    with pytest.raises(ValueError, match="allowed: none for this game"):
+        Featurizer(dix_de_suite_v0.env(num_players=2), "cards")
+    featurizer = Featurizer(le_dix_v0.env(num_players=4), "cards")
+    with pytest.raises(ValueError, match=r"observations of shape \(k, "):
+        featurizer.extend_batch(np.zeros((2, featurizer.obs_size + 1)))
+
+
+def _trump_policy(env):
+    """A one-layer policy that plays the hand card with the largest ``is_trump + beats_trick`` feature (ties: lowest id)."""
+    featurizer = Featurizer(env, "cards")
+    size, actions = featurizer.obs_size, env.action_space(env.possible_agents[0]).n
+    w = np.zeros((actions, size + featurizer.size), dtype=np.float32)
+    play_base = actions - 52
+    for c in range(52):
+        w[play_base + c, size + c] = 2.0  # is_trump
+        w[play_base + c, size + 52 + c] = 1.0  # beats_trick
+    meta = policy_metadata("dixenv/LeDix-v0", {"num_players": 4}, env, features="cards")
+    return Policy([(w, np.zeros(actions, dtype=np.float32))], "tanh", meta)
+
+
+def test_a_policy_with_features_computes_them_when_it_plays(tmp_path):
+    env = le_dix_v0.env(num_players=4)
+    policy = _trump_policy(env)
+    assert policy.metadata["features"] == "cards" and policy.metadata["features_size"] == Featurizer(env, "cards").size
+    policy.save(tmp_path / "p")
+    agent = make_agent("le_dix", f"policy:{tmp_path / 'p'}", env)
+    env.reset(seed=5)
+    state = env.unwrapped.state
+    checked = 0
+    while not state.is_terminal() and checked < 60:
+        obs = env.observe(env.agent_selection)
+        action = agent.act(obs)
+        if state.phase == PLAYING and len(np.flatnonzero(obs["action_mask"])) > 1:  # playing, a real choice
+            me = state.current_player()
+            legal = [a - (len(obs["action_mask"]) - 52) for a in np.flatnonzero(obs["action_mask"])]
+            def score(c):
+                wins = not state.trick or trick_winner(state.trick + [(me, c)], state.trump_suit) == me
+                return 2 * (SUIT[c] == state.trump_suit) + wins
+            best = max(score(c) for c in legal)
+            assert action - (len(obs["action_mask"]) - 52) == min(c for c in legal if score(c) == best)
+            checked += 1
+        env.step(action)
+    assert checked > 10
+    # the same agent plays whole games next to heuristics
+    heuristics = [make_agent("le_dix", "heuristic", env) for _ in range(3)]
+    assert play_game(env, [agent, *heuristics], seed=2)
+
+
+def test_a_policy_with_features_is_refused_without_its_env_or_with_a_wrong_size(tmp_path):
+    env = le_dix_v0.env(num_players=4)
+    policy = _trump_policy(env)
+    with pytest.raises(ValueError, match="features='cards': give the agent its env"):
+        PolicyAgent(None, policy=policy)
+    bad = Policy(policy.weights, "tanh", {**policy.metadata, "features_size": policy.metadata["features_size"] + 1})
+    with pytest.raises(ValueError, match="features_size"):
+        bad.save(tmp_path / "bad")  # its weights take the true size: the file would not load
+    meta = {**policy.metadata, "features": "bids"}
+    with pytest.raises(ValueError, match="not a feature set of le_dix"):
+        Policy(policy.weights, "tanh", meta).save(tmp_path / "unknown")
+
+
+def test_demonstrations_carry_the_features():
+    from dixenv.experiments.imitation import collect
+
+    demos = collect("dixenv/LeDix-v0", {"num_players": 3}, "heuristic", 1, seed=1, features="cards")
+    featurizer = Featurizer(le_dix_v0.env(num_players=3), "cards")
+    assert demos.observations.shape[1] == featurizer.obs_size + featurizer.size
+    assert np.array_equal(featurizer.extend_batch(demos.observations[:, :featurizer.obs_size]), demos.observations)
+
+
+def test_the_featured_vec_env_extends_observations_and_trains():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from dixenv.agents.features import featured_vec_env
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    venv = VectorEnv("dixenv/LeDix-v0", 4, num_players=3, opponents=["heuristic", "heuristic"])
+    vec = SB3VecEnv(venv)
+    vec.seed(0)
+    featurizer = Featurizer(venv.raw_env, "cards")
+    featured = featured_vec_env(vec, featurizer)
+    obs = featured.reset()
+    assert obs.shape == (4, featurizer.obs_size + featurizer.size) and featured.observation_space.contains(obs[0])
+    assert np.array_equal(featurizer.extend_batch(obs[:, :featurizer.obs_size]), obs)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", featured, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu",
+                                    policy_kwargs={"net_arch": [16]})
+    model.learn(128)
+    assert model.num_timesteps >= 128
+
+
+def test_a_preset_takes_a_hint_or_features_not_both():
+    from dixenv.experiments.presets import get_preset
+
+    with pytest.raises(ValueError, match="a hint .* or features .*, not both"):
+        get_preset("le_dix").with_(hint="heuristic", features="cards")
