@@ -293,3 +293,34 @@ def test_calibration_script_fits_one_weight_per_feature():
     result = le_dix_calibrate.main(["--games", "3", "--players", "4"])
     assert len(result["weights"]) == len(_CALIB)
     assert result["cards"] > 0
+
+
+def test_phase_swap_bids_with_one_agent_and_plays_with_the_other():
+    from dixenv.games.le_dix.state import BIDDING, PLAYING
+    from experiments.studies.le_dix_heuristic.phase_swap import PhaseSwap
+
+    env = le_dix_v0.env(num_players=3, deals=(3, 2))
+    swap = PhaseSwap(env, seed=1, bidder="heuristic", player="random")
+    heuristic = LeDixHeuristic(env)
+    env.reset(seed=6)
+    bids = plays = 0
+    while not env.unwrapped.state.is_terminal():
+        obs = env.observe(env.agent_selection)
+        action = swap.act(obs)
+        if env.unwrapped.state.phase == BIDDING:
+            assert action == heuristic.act(obs)
+            bids += 1
+        elif env.unwrapped.state.phase == PLAYING:
+            plays += 1
+        env.step(action)
+    assert bids == 6 and plays > 0  # single legal cards are played by the env
+    # the random player's cards differ from the heuristic's somewhere in a few games
+    differ = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        while not env.unwrapped.state.is_terminal():
+            obs = env.observe(env.agent_selection)
+            action = swap.act(obs)
+            differ += env.unwrapped.state.phase == PLAYING and action != heuristic.act(obs)
+            env.step(action)
+    assert differ > 0
