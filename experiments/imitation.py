@@ -159,13 +159,15 @@ def pretrain(model: Any, demos: Demonstrations, epochs: int = 5, batch_size: int
     import torch
     import torch.nn.functional as F
 
+    from dixenv.experiments.masking import masked_log_softmax
+
     if not 0.0 <= smoothing < 1.0:
         raise ValueError(f"smoothing={smoothing!r} must be in [0, 1)")
     policy = model.policy
     policy.set_training_mode(True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     obs = torch.as_tensor(demos.observations)
-    masks = torch.as_tensor(demos.masks)
+    legal_f = torch.as_tensor(demos.masks, dtype=torch.float32)  # 1.0 legal, 0.0 not
     actions = torch.as_tensor(demos.actions)
     returns = torch.as_tensor(demos.returns_to_go(model.gamma))
     rng = np.random.default_rng(seed)
@@ -178,16 +180,16 @@ def pretrain(model: Any, demos: Demonstrations, epochs: int = 5, batch_size: int
             idx = order[i * batch_size : (i + 1) * batch_size]
             features = policy.extract_features(obs[idx], policy.pi_features_extractor)
             latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e8)
+            legal = legal_f[idx]
+            # not masked_fill(-1e8) + log_softmax: torch's CPU exp of such logits takes a slow path (masking.py)
+            logp, probs = masked_log_softmax(policy.action_net(latent_pi), legal)
             values = policy.value_net(latent_vf).squeeze(-1)
+            chosen = logp.gather(1, actions[idx][:, None]).squeeze(1)
             if smoothing:
-                legal = masks[idx]
-                logp = F.log_softmax(logits, dim=-1)
-                chosen = logp.gather(1, actions[idx][:, None]).squeeze(1)
                 spread = (logp * legal).sum(1) / legal.sum(1)
                 policy_loss = -((1 - smoothing) * chosen + smoothing * spread).mean()
             else:
-                policy_loss = F.cross_entropy(logits, actions[idx])
+                policy_loss = -chosen.mean()
             value_loss = F.mse_loss(values, returns[idx])
             loss = policy_loss + value_weight * value_loss
             optimizer.zero_grad()
@@ -196,7 +198,7 @@ def pretrain(model: Any, demos: Demonstrations, epochs: int = 5, batch_size: int
             n = len(idx)
             sums["policy_loss"] += policy_loss.item() * n
             sums["value_loss"] += value_loss.item() * n
-            sums["accuracy"] += (logits.argmax(1) == actions[idx]).sum().item()
+            sums["accuracy"] += (probs.argmax(1) == actions[idx]).sum().item()
         row = {k: v / len(demos) for k, v in sums.items()} | {"epoch": epoch + 1}
         history.append(row)
         if progress:

@@ -80,3 +80,31 @@ def test_label_smoothing_keeps_probability_on_the_other_legal_moves():
     assert 0.6 < probs[0.3] < 0.9, "with smoothing 0.3 it keeps a good part of its probability for the other moves"
     with pytest.raises(ValueError, match="smoothing"):
         pretrain(model, demos, epochs=1, smoothing=1.0)
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_the_cloning_loss_is_the_masked_cross_entropy(smoothing):
+    """With a learning rate of 0 the reported loss and accuracy are those of the masked softmax written out."""
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import torch.nn.functional as F
+
+    from dixenv.experiments.imitation import pretrain
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    demos = collect(ENV_ID, OPTIONS, "heuristic", games=2, seed=3)
+    venv = VectorEnv(ENV_ID, 2, **OPTIONS)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", SB3VecEnv(venv), seed=0, device="cpu", policy_kwargs={"net_arch": [32]})
+    history = pretrain(model, demos, epochs=1, learning_rate=0.0, smoothing=smoothing, batch_size=64)
+    policy = model.policy
+    with torch.no_grad():
+        latent = policy.mlp_extractor(policy.extract_features(torch.as_tensor(demos.observations), policy.pi_features_extractor))[0]
+        logits = policy.action_net(latent).masked_fill(~torch.as_tensor(demos.masks), -1e9)
+        logp = F.log_softmax(logits, -1)
+        legal = torch.as_tensor(demos.masks, dtype=torch.float32)
+        chosen = logp.gather(1, torch.as_tensor(demos.actions)[:, None]).squeeze(1)
+        spread = (torch.where(legal > 0, logp, 0.0)).sum(1) / legal.sum(1)
+        expected = float(-((1 - smoothing) * chosen + smoothing * spread).mean())
+        accuracy = float((logits.argmax(1) == torch.as_tensor(demos.actions)).float().mean())
+    assert history[0]["policy_loss"] == pytest.approx(expected, rel=1e-4)
+    assert history[0]["accuracy"] == pytest.approx(accuracy)

@@ -11,7 +11,8 @@ pytest.importorskip("torch")
 from dixenv.agents.registry import make_agent  # noqa: E402
 from dixenv.core.rewards import margins  # noqa: E402
 from dixenv.experiments.soak import soak_move  # noqa: E402
-from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table, masked_log_softmax  # noqa: E402
+from dixenv.experiments.masking import masked_log_softmax  # noqa: E402
+from dixenv.experiments.selfplay import Rollout, SelfPlay, SelfPlayConfig, Table  # noqa: E402
 from dixenv.games import game_spec  # noqa: E402
 
 
