@@ -8,7 +8,7 @@ phase costs it its share (each row on the same deals, seats rotated):
     python -m experiments.studies.le_dix_heuristic.phase_swap --policy runs/le_dix_clone/final --games 800
 
 Measured 2026-12-07 (seed 9101, 800 games each; docs/results/training.md): a clone 95% accurate
-per decision won 0.234 [0.206, 0.264] bidding with the heuristic's play and 0.121 [0.100, 0.145]
+per decision won 0.234 [0.206, 0.264] bidding with the heuristic's play and 0.122 [0.101, 0.147]
 playing to the heuristic's bids: its card play was what lost.
 """
 
