@@ -311,8 +311,9 @@ def test_the_valid_base_and_every_shipped_policy_load(base, tmp_path):
     assert shipped
     for meta in shipped:
         policy = Policy.load(meta)
-        hint = policy.metadata.get("hint")
-        expected = policy.metadata["obs_size"] + (policy.metadata["num_actions"] if hint else 0)
+        hint, features = policy.metadata.get("hint"), policy.metadata.get("features")
+        expected = (policy.metadata["obs_size"] + (policy.metadata["features_size"] if features else 0)
+                    + (policy.metadata["num_actions"] if hint else 0))
         assert policy.obs_size == expected
 
 
@@ -370,7 +371,11 @@ def test_the_shipped_policies_record_their_training_command_without_absolute_pat
             command = step["command"]
             assert not _absolute_paths(command), (meta.name, command)
             if command.startswith("python -m experiments.selfplay "):  # --out is required there: a relative folder
-                assert re.search(r"--out runs/\S+$", command) and "--init agents/weights/" in command, (meta.name, command)
+                assert re.search(r"--out runs/\S+$", command), (meta.name, command)
+                # it starts from a shipped file, or from the folder its init_training command writes (runs/PRESET)
+                start = re.search(r"--init (\S+)", command).group(1)
+                preset = re.match(r"python -m experiments.train --preset (\S+)", training.get("init_training", {}).get("command", ""))
+                assert start.startswith("agents/weights/") or (preset and start == f"runs/{preset.group(1)}/final"), (meta.name, command)
             else:
                 assert command.startswith("python -m experiments.train --preset "), (meta.name, command)
                 assert "--out" not in command, (meta.name, command)

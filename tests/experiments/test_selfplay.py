@@ -227,8 +227,9 @@ def test_features_reach_the_networks_the_snapshots_and_the_saved_policy(tmp_path
 
 
 def test_a_policy_that_takes_a_hint_is_no_warm_start():
-    with pytest.raises(ValueError, match="takes the hint 'heuristic' as an input"):
-        SelfPlay(_tiny(options={"num_players": 4}, net_arch=(256, 256), init="agents/weights/le_dix_4p"), seed=0)
+    with pytest.raises(ValueError, match="takes the hint 'heuristic:secure=1,prefix_weight=0.3' as an input"):
+        SelfPlay(_tiny(game="dix_de_suite", options={"num_players": 2}, net_arch=(256, 256),
+                       init="agents/weights/dix_de_suite_2p"), seed=0)
 
 
 def test_critic_warmup_updates_leave_the_actor_as_it_was():
