@@ -89,6 +89,10 @@ class SelfPlayConfig:
         if self.snapshot_share + self.baseline_share > 1.0:
             raise ValueError(f"snapshot_share + baseline_share must be at most 1, got "
                              f"{self.snapshot_share!r} + {self.baseline_share!r}")
+        if self.features is not None:
+            from dixenv.agents.features import check_features
+
+            check_features(self.game, self.features)
         if self.baseline_share > 0 and not self.baseline:
             raise ValueError(f"baseline_share={self.baseline_share!r} needs a baseline agent (e.g. baseline='heuristic')")
 

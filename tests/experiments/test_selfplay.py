@@ -358,6 +358,7 @@ def test_the_masked_softmax_matches_log_softmax_of_masked_logits_in_values_and_g
     ({"baseline": "heuristic", "baseline_share": 1.5}, "baseline_share must be in \\[0, 1\\], got 1.5"),
     ({"baseline": "heuristic", "baseline_share": 0.6, "snapshot_share": 0.6}, "snapshot_share \\+ baseline_share must be at most 1"),
     ({"critic_warmup": -1}, "critic_warmup must be >= 0"),
+    ({"features": "bids"}, "features 'bids' are not a feature set of le_dix; allowed: cards"),
 ])
 def test_bad_settings_are_refused(bad, match):
     with pytest.raises(ValueError, match=match):
