@@ -61,12 +61,14 @@ class Hinter:
     def extend_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Rows ``(k, obs_size)`` -> ``(k, obs_size + num_actions)``; a row with no legal action gets no hint."""
         observations = np.asarray(observations, dtype=np.float32)
-        out = np.zeros((len(observations), observations.shape[1] + self.num_actions), dtype=np.float32)
-        out[:, : observations.shape[1]] = observations
-        base = observations.shape[1]
-        for i, (obs, mask) in enumerate(zip(observations, masks)):
+        return np.concatenate([observations, self.hints(observations, masks)], axis=1)
+
+    def hints(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The advisor's moves one-hot, ``(k, num_actions)``; all zero for a row with no legal action."""
+        out = np.zeros((len(observations), self.num_actions), dtype=np.float32)
+        for i, (obs, mask) in enumerate(zip(np.asarray(observations, dtype=np.float32), masks)):
             if mask.any():
-                out[i, base + int(self.advisor.act({"observation": obs, "action_mask": np.asarray(mask, dtype=np.int8)}))] = 1.0
+                out[i, int(self.advisor.act({"observation": obs, "action_mask": np.asarray(mask, dtype=np.int8)}))] = 1.0
         return out
 
 

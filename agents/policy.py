@@ -224,12 +224,10 @@ class PolicyAgent:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The policy's actions for a batch: ``(k, obs_size)`` observations, ``(k, num_actions)`` masks."""
-        raw = observations
-        if self.featurizer is not None:
-            observations = self.featurizer.extend_batch(observations)
-        if self.hinter is not None:
-            observations = np.concatenate([observations, self.hinter.extend_batch(raw, masks)[:, raw.shape[1]:]], axis=1)
-        return self.policy.choose(observations, masks, None if self.deterministic else self.rng)
+        inputs = observations if self.featurizer is None else self.featurizer.extend_batch(observations)
+        if self.hinter is not None:  # the advisor reads the observation itself
+            inputs = np.concatenate([inputs, self.hinter.hints(observations, masks)], axis=1)
+        return self.policy.choose(inputs, masks, None if self.deterministic else self.rng)
 
 
 def check_compatible(metadata: dict[str, Any], env: Any, where: str) -> None:

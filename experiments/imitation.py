@@ -99,16 +99,16 @@ def _collect_chunk(env_id: str, options: dict[str, Any], agent: str, games: int,
             view = {"observation": obs, "action_mask": mask}
             label = int(player.act(view))
             action = label if acting is None or rng.random() < expert_share else int(acting.act(view))
+            # the inputs: the observation, its features, then any hint
+            x = obs if featurizer is None else featurizer.extend_batch(obs[None, :])[0]
             if hinter is None:
-                obs_l.append(obs)
+                obs_l.append(x)
             elif hint == agent:  # the label is the advisor's move: no second call
-                obs_l.append(np.concatenate([obs, np.eye(1, hinter.num_actions, label, dtype=np.float32)[0]]))
+                obs_l.append(np.concatenate([x, np.eye(1, hinter.num_actions, label, dtype=np.float32)[0]]))
             else:
-                obs_l.append(hinter.extend(obs, mask))
+                obs_l.append(np.concatenate([x, hinter.hints(obs[None, :], mask[None, :])[0]]))
             mask_l.append(mask.astype(bool))
             act_l.append(label)
-            if featurizer is not None:  # the inputs are the observation, its features, then any hint
-                obs_l[-1] = np.concatenate([featurizer.extend_batch(obs[None, :])[0], obs_l[-1][len(obs):]])
             obs, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
             rew_l.append(float(reward))

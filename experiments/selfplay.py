@@ -343,7 +343,12 @@ class SelfPlay:
             owner = table.owner[np.arange(n), np.maximum(current, 0)]
             actions = np.full(n, -1, dtype=np.int64)
             self.env_seconds += time.perf_counter() - t0
-            x = obs if self.featurizer is None else self.featurizer.extend_batch(obs)  # the networks' inputs
+            x = obs  # the networks' inputs
+            if self.featurizer is not None:  # features only for the rows a network reads (a baseline reads obs)
+                x = np.zeros((n, self.input_size), dtype=np.float32)
+                read = np.flatnonzero((current >= 0) & (owner != BASELINE))
+                if read.size:
+                    x[read] = self.featurizer.extend_batch(obs[read])
             mine = np.flatnonzero((current >= 0) & (owner == 0))
             if mine.size:
                 a, logp, v = self.net.act(x[mine], masks[mine], self.rng)
