@@ -18,7 +18,8 @@ steps against the heuristics 0.305; the whole policy 0.320 on 1,000 unseen deals
 Cost: about 5 µs a row in batches of 256, 0.1 ms for one observation (numpy's per-call overhead). This is the expert-feature set-up of applied card-game RL
 (e.g. DouZero's and Suphx's hand-built planes); no library computes these for our layouts.
 
-Only le_dix has a feature set so far (``FEATURES``).
+Feature sets (``FEATURES``): le_dix ``cards`` (below) and dix_de_suite ``rack``
+(``agents/dix_de_suite_features.py``: the heuristic's chain-and-gap costs of each placement).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from dixenv.agents.base import aec_env
+from dixenv.agents.dix_de_suite_features import DixDeSuiteRackFeatures
 
 NUM_CARDS, NUM_RANKS = 52, 13
 
@@ -52,7 +54,7 @@ class LeDixCardFeatures:
     * ``to_play_after`` (n): one-hot count of seats still to play to this trick after the observer.
     """
 
-    def __init__(self, layout: Any):
+    def __init__(self, layout: Any, config: Any = None):
         s = layout.slices
         self._s = s
         self.n = layout["dealer"].shape[0]
@@ -123,8 +125,9 @@ class LeDixCardFeatures:
         return np.concatenate([p.astype(np.float32, copy=False) for p in parts], axis=1)
 
 
-#: Feature sets by game: name -> class built from the observation layout.
-FEATURES: dict[str, dict[str, Any]] = {"le_dix": {"cards": LeDixCardFeatures}}
+#: Feature sets by game: name -> class built from the observation layout and the game's config.
+FEATURES: dict[str, dict[str, Any]] = {"le_dix": {"cards": LeDixCardFeatures},
+                                       "dix_de_suite": {"rack": DixDeSuiteRackFeatures}}
 
 
 def check_features(game: str, name: Any) -> str:
@@ -143,7 +146,7 @@ class Featurizer:
         aec = aec_env(env)
         self.name = check_features(aec.game.name, name)
         self.obs_size = int(aec.unwrapped.layout.size)
-        self.features = FEATURES[aec.game.name][name](aec.unwrapped.layout)
+        self.features = FEATURES[aec.game.name][name](aec.unwrapped.layout, aec.unwrapped.config)
         self.size = self.features.size
 
     def extend_batch(self, observations: np.ndarray) -> np.ndarray:

@@ -26,3 +26,13 @@ def play_game(env, agents, seed: int, check_legal: bool = True) -> list[int]:
         chosen.append(action)
         env.step(action)
     return chosen
+
+
+def feature_pieces(featurizer, row) -> dict:
+    """The feature pieces of one extended row (``dixenv.agents.features``), by name."""
+    out, at = {}, featurizer.obs_size
+    for name, size in featurizer.features.names:
+        out[name] = row[at:at + size]
+        at += size
+    assert at == len(row)
+    return out

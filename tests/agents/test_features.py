@@ -6,26 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dixenv import dix_de_suite_v0, le_dix_v0
+from dixenv import dix_v0, le_dix_v0
 from dixenv.agents.features import Featurizer, check_features
 from dixenv.agents.policy import Policy, PolicyAgent, policy_metadata
 from dixenv.agents.registry import make_agent
 from dixenv.games.le_dix.state import PLAYING, trick_winner
 
-from .helpers import play_game
+from .helpers import feature_pieces, play_game
 
 SUIT = np.arange(52) // 13
 RANK = np.arange(52) % 13
-
-
-def _split(featurizer, row):
-    """The feature pieces of one extended row, by name."""
-    out, at = {}, featurizer.obs_size
-    for name, size in featurizer.features.names:
-        out[name] = row[at:at + size]
-        at += size
-    assert at == len(row)
-    return out
 
 
 def _expected(state, n, b):
@@ -79,7 +69,7 @@ def test_every_feature_matches_the_engines_state(players):
             obs = env.observe(env.agent_selection)
             row = featurizer.extend_batch(obs["observation"][None, :])[0]
             assert np.array_equal(row[:featurizer.obs_size], obs["observation"])
-            got, want = _split(featurizer, row), _expected(state, n, b)
+            got, want = feature_pieces(featurizer, row), _expected(state, n, b)
             for name in want:
                 assert np.allclose(got[name], want[name]), (name, got[name], want[name])
             seen["mid_trick"] += bool(state.trick)
@@ -109,7 +99,7 @@ def test_unknown_feature_sets_and_wrong_shapes_are_refused():
     with pytest.raises(ValueError, match="not a feature set of le_dix; allowed: cards"):
         check_features("le_dix", "bids")
     with pytest.raises(ValueError, match="allowed: none for this game"):
-        Featurizer(dix_de_suite_v0.env(num_players=2), "cards")
+        Featurizer(dix_v0.env(num_players=2), "cards")
     featurizer = Featurizer(le_dix_v0.env(num_players=4), "cards")
     with pytest.raises(ValueError, match=r"observations of shape \(k, "):
         featurizer.extend_batch(np.zeros((2, featurizer.obs_size + 1)))

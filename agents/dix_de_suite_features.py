@@ -1,0 +1,252 @@
+"""Rack features for dix de suite: the heuristic's chain-and-gap costs, computed for a batch.
+
+A dix de suite clone of the game-playing heuristic from the observation alone copied 86% of its
+moves and won 0.092 [0.060, 0.141] of its games against it (docs/results/training.md): the
+heuristic's move comes from a shortest-path programme over the rack's increasing chains, which a
+256-unit MLP does not learn from one-hots. Here that programme runs for a whole batch of
+observations in numpy (about a dozen array operations per chain position), and its results are
+appended to the policy's inputs as numbers: how much each placement of the held card, of the
+discard top and of a blind draw would lower the rack's cost. The network still picks the move; it
+is given the evaluation, not the heuristic's choice, its margins or its end-of-game rules.
+
+The cost model is ``agents/dix_de_suite_heuristic.py``'s, with its default parameters and without
+the ``two_player_run`` / ``run_bonus`` terms (see that module's docstring); the tests check these
+numbers against the heuristic's own, decision by decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+RACK = 10
+BIG = 1e9  # an impossible chain, as in the heuristic
+#: The heuristic's default cost parameters (``DixDeSuiteHeuristic.DEFAULTS``; checked in the tests).
+EMPTY_COST, OPP_WEIGHT, DISCARD_WEIGHT, TARGET_WEIGHT = 1.0, 0.1, 0.5, 0.1
+GAIN_SCALE = 5.0  # a gain g is given as 0.5 + 0.5 tanh(g / GAIN_SCALE): one empty slot's worth moves it clearly
+COST_SCALE = 50.0  # the rack's cost c as c / (c + COST_SCALE)
+
+
+def squash_gain(gain: np.ndarray) -> np.ndarray:
+    """A cost decrease (any sign; impossible placements are −BIG) mapped into [0, 1], 0.5 for none."""
+    return 0.5 + 0.5 * np.tanh(np.clip(gain, -1e3, 1e3) / GAIN_SCALE)
+
+
+class DixDeSuiteRackFeatures:
+    """dix de suite, for the observer's rack (every piece in [0, 1]; ``names`` lists them):
+
+    * ``rack_cost`` (1): the rack's cost (roughly the draws it still needs), ``c / (c + 50)``;
+    * ``in_chain`` (10): 1 for each slot whose card the best chain keeps;
+    * ``slot_loss`` (10): how much the cost rises if the slot's card is given up, squashed;
+    * ``held_gain`` (10): for the card held between the two decisions (0.5 when none), how much
+      putting it in each slot lowers the cost, squashed (``squash_gain``);
+    * ``top_gain`` (10): the same for the discard pile's top card;
+    * ``source`` (3): the best placement gain of the discard top, the expected gain of a blind draw
+      (mean over the cards that may be drawn of their best gain, discarding when none helps; a
+      public draw pile's known top card), and the first minus the second, each squashed;
+    * ``prefix`` (10): one-hot of the rack's ascending prefix from slot 1 (1..10 cards; a round's
+      loser scores 5 points per card);
+    * ``held_prefix`` (10): the ascending prefix after putting the held card in each slot, / 10;
+    * ``secure`` (10): one-hot of the shortest prefix p (1..10) whose points would win the game now
+      (own score + 5p at the target and above every other score + 75); all 0 when none would.
+    """
+
+    def __init__(self, layout: Any, config: Any):
+        s = layout.slices
+        self._s = s
+        self.d = layout["discard_top"].shape[0]
+        self.n = layout["dealer"].shape[0]
+        self._p = float(self.d - RACK * self.n + 1)  # the pile scale of the size and depth pieces
+        self._target = float(config.target_score)
+        self.names = [("rack_cost", 1), ("in_chain", RACK), ("slot_loss", RACK), ("held_gain", RACK),
+                      ("top_gain", RACK), ("source", 3), ("prefix", RACK), ("held_prefix", RACK), ("secure", RACK)]
+        self.size = sum(size for _, size in self.names)
+        pos = np.arange(RACK + 2)
+        pair = pos[None, :] - pos[:, None] - 1  # slots between chain positions i < j
+        self._pair_gaps, self._pair_bad = np.maximum(pair, 0), pair < 0
+        k = np.arange(1, RACK + 1)[:, None]  # slot position 1..10
+        gl = k - np.arange(0, RACK + 1)[None, :] - 1  # slots between left anchor position i and k
+        gr = np.arange(1, RACK + 2)[None, :] - k - 1
+        self._gl_ok, self._gr_ok = gl >= 0, gr >= 0
+        self._gl, self._gr = np.maximum(gl, 0), np.maximum(gr, 0)
+        self._targets = (np.arange(1, RACK + 1) - 0.5) / RACK * self.d
+
+    def _piece(self, obs: np.ndarray, name: str) -> np.ndarray:
+        return obs[:, self._s[name]]
+
+    # --- the heuristic's cost model, batched --------------------------------------------------------
+    @staticmethod
+    def _lookup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
+        """``table[row, index[row, ...]]`` for a (k, m) table and (k, ...) integer indices."""
+        flat = index.reshape(len(index), -1)
+        return np.take_along_axis(table, flat, axis=1).reshape(index.shape)
+
+    def _gap_cost(self, g: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """``g`` empty slots between anchors ``lo`` < ``hi`` per row (arrays shaped (k, ...)); BIG if impossible."""
+        w = self._lookup(self._cum, hi - 1) - self._lookup(self._cum, lo)
+        nav = self._n_avail.reshape((-1,) + (1,) * (w.ndim - 1))
+        cost = g * EMPTY_COST + nav * (g / np.maximum(w, 0.25)) * g
+        return np.where(hi - lo - 1 >= g, cost, BIG)
+
+    def _node_cost(self, card: np.ndarray, targets: np.ndarray, n_avail: np.ndarray | None = None) -> np.ndarray:
+        """Keeping ``card`` as an anchor where the slot's target value is ``targets`` (per row)."""
+        nav = (self._n_avail if n_avail is None else n_avail).reshape((-1,) + (1,) * (card.ndim - 1))
+        return TARGET_WEIGHT * nav * np.abs(card - targets) / self.d
+
+    def _prepare(self, obs: np.ndarray) -> None:
+        """Availability, chain costs F and B, the cost of each rack, and the cost of skipping each slot."""
+        k, d = len(obs), self.d
+        rows = np.arange(k)
+        rack = np.rint(self._piece(obs, "own_rack") * d).astype(np.int64)
+        unseen = self._piece(obs, "unseen").astype(np.float64)
+        top = self._piece(obs, "discard_top")
+        self._top = np.where(top.any(axis=1), top.argmax(axis=1) + 1, 0)
+        held = self._piece(obs, "held_card")
+        self._held = np.where(held.any(axis=1), held.argmax(axis=1) + 1, 0)
+        pdepth = self._piece(obs, "draw_pile_depth")
+        public = (self._piece(obs, "draw_pile_public")[:, 0] > 0.5) & pdepth.any(axis=1)
+        self._draw_top = np.where(public, np.where(pdepth > 0, pdepth, np.inf).argmin(axis=1) + 1, 0)
+        n_unseen = unseen.sum(axis=1)
+        hidden = np.where(self._draw_top > 0, 0.0, self._piece(obs, "draw_pile_size")[:, 0] * self._p)
+        p_pile = np.where(n_unseen > 0, np.minimum(1.0, hidden / np.maximum(n_unseen, 1.0)), 0.0)
+        avail = unseen * np.maximum(OPP_WEIGHT, p_pile)[:, None] + (pdepth > 0)
+        avail += DISCARD_WEIGHT * self._piece(obs, "discard_cards")
+        has_top = self._top > 0
+        avail[rows[has_top], self._top[has_top] - 1] = 1.0
+        np.minimum(avail, 1.0, out=avail)
+        self._unseen = unseen
+        cum = np.zeros((k, d + 2))
+        np.cumsum(avail, axis=1, out=cum[:, 1 : d + 1])
+        cum[:, d + 1] = cum[:, d]
+        self._cum = cum
+        self._n_avail = np.maximum(cum[:, d], 1.0)
+
+        vals = np.empty((k, RACK + 2), dtype=np.int64)
+        vals[:, 0], vals[:, 1 : RACK + 1], vals[:, RACK + 1] = 0, rack, d + 1
+        self._rack, self._vals = rack, vals
+        gaps = np.broadcast_to(self._pair_gaps, (k, RACK + 2, RACK + 2))
+        gap = self._gap_cost(gaps, vals[:, :, None] + 0 * gaps, vals[:, None, :] + 0 * gaps)
+        gap[:, self._pair_bad] = BIG
+        node = np.zeros((k, RACK + 2))
+        node[:, 1 : RACK + 1] = self._node_cost(rack, self._targets[None, :])
+        f = np.zeros((k, RACK + 2))
+        for j in range(1, RACK + 2):
+            f[:, j] = node[:, j] + (f[:, :j] + gap[:, :j, j]).min(axis=1)
+        b = np.zeros((k, RACK + 2))
+        for i in range(RACK, -1, -1):
+            b[:, i] = node[:, i] + (gap[:, i, i + 1 :] + b[:, i + 1 :]).min(axis=1)
+        self._f, self._b, self._node = f, b, node
+        self.cost0 = f[:, RACK + 1]
+        through = f[:, :, None] + gap + b[:, None, :]
+        suffix = np.minimum.accumulate(through[:, :, ::-1], axis=2)[:, :, ::-1]
+        prefix = np.minimum.accumulate(suffix[:, :, 2:], axis=1)  # [i, k - 1] = min over i' <= i, j > k
+        slots = np.arange(RACK)
+        self.skip = prefix[:, slots, slots]  # (k, 10): the best chain that does not keep slot k's card
+
+    def placement_costs(self, cards: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """The rack's cost after putting ``cards[r, m]`` (1..D) in each slot: (r, 10 slots, m), for
+        the prepared rows ``rows`` (all of them by default).
+
+        A card kept in slot k joins the best chain ending at a left anchor i < k and the best one
+        starting at a right anchor j > k (the heuristic's ``_placement_costs``); one loop per slot
+        over its own anchors keeps the arrays at (r, anchors, m)."""
+        sel = slice(None) if rows is None else rows
+        vals, f, b, cum = self._vals[sel], self._f[sel], self._b[sel], self._cum[sel]
+        nav = self._n_avail[sel][:, None, None]
+        r, m = cards.shape
+        cum_vals = np.take_along_axis(cum, vals, axis=1)  # cum[v] at each chain position
+        cum_below = np.take_along_axis(cum, np.maximum(vals - 1, 0), axis=1)  # cum[v - 1]
+        cum_c = np.take_along_axis(cum, cards, axis=1)[:, None, :]
+        cum_c_below = np.take_along_axis(cum, cards - 1, axis=1)[:, None, :]
+        c = cards[:, None, :]
+        node = self._node_cost(c, self._targets[None, :, None], self._n_avail[sel])  # (r, 10, m)
+        out = np.empty((r, RACK, m))
+        for slot in range(RACK):  # position slot + 1; left anchors 0..slot, right anchors slot + 2..11
+            g = (slot - np.arange(slot + 1))[None, :, None].astype(np.float64)
+            lo = vals[:, : slot + 1, None]
+            w = cum_c_below - cum_vals[:, : slot + 1, None]
+            left = g * EMPTY_COST + nav * (g / np.maximum(w, 0.25)) * g + f[:, : slot + 1, None]
+            left = np.where(c - lo - 1 >= g, left, BIG).min(axis=1)
+            g = (np.arange(slot + 2, RACK + 2) - slot - 2)[None, :, None].astype(np.float64)
+            hi = vals[:, slot + 2 :, None]
+            w = cum_below[:, slot + 2 :, None] - cum_c
+            right = g * EMPTY_COST + nav * (g / np.maximum(w, 0.25)) * g + b[:, slot + 2 :, None]
+            right = np.where(hi - c - 1 >= g, right, BIG).min(axis=1)
+            out[:, slot, :] = left + right + node[:, slot, :]
+        return np.minimum(np.minimum(out, self.skip[sel][:, :, None]), BIG)
+
+    def source_gains(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For the prepared rows ``rows``: the gains of the discard top in each slot (r, 10; 0
+        without a top), its best gain, and a blind draw's expected gain (the heuristic's
+        ``_source_gains``: the mean over the cards that may be drawn of their best gain, none below 0)."""
+        sel = np.arange(len(self.cost0)) if rows is None else rows
+        r, d = len(sel), self.d
+        all_cards = np.ascontiguousarray(np.broadcast_to(np.arange(1, d + 1), (r, d)))
+        gains = self.cost0[sel][:, None, None] - self.placement_costs(all_cards, sel)  # (r, 10, d)
+        best = gains.max(axis=1)
+        top = self._top[sel]
+        index = np.maximum(top, 1) - 1
+        has_top = (top > 0)[:, None]
+        top_gains = np.where(has_top, np.take_along_axis(gains, index[:, None, None].repeat(RACK, 1), axis=2)[:, :, 0], 0.0)
+        take = np.where(top > 0, best[np.arange(r), index], 0.0)
+        may_draw = self._unseen[sel].copy()
+        draw_top = self._draw_top[sel]
+        public = draw_top > 0
+        may_draw[public] = 0.0
+        may_draw[np.flatnonzero(public), draw_top[public] - 1] = 1.0
+        count = may_draw.sum(axis=1)
+        draw = np.where(count > 0, (np.maximum(best, 0.0) * may_draw).sum(axis=1) / np.maximum(count, 1.0), 0.0)
+        return top_gains, take, draw
+
+    # --- the features --------------------------------------------------------------------------------
+    def compute(self, obs: np.ndarray) -> np.ndarray:
+        """The features of a batch: ``(k, obs_size)`` -> ``(k, size)`` float32."""
+        obs = np.asarray(obs, dtype=np.float32)
+        k = len(obs)
+        self._prepare(obs)
+        cost0 = self.cost0
+        in_chain = np.isclose(self._f[:, 1 : RACK + 1] + self._b[:, 1 : RACK + 1] - self._node[:, 1 : RACK + 1],
+                              cost0[:, None], rtol=1e-9, atol=1e-9)
+        slot_loss = squash_gain(self.skip - cost0[:, None])
+        held_gain = np.zeros((k, RACK))  # rows without a held card: no gain (0.5 once squashed)
+        top_gain = np.zeros((k, RACK))
+        take, draw = np.zeros(k), np.zeros(k)
+        placing = np.flatnonzero(self._held > 0)
+        if len(placing):
+            pair = np.stack([self._held[placing], np.maximum(self._top[placing], 1)], axis=1)
+            costs = self.placement_costs(pair, placing)
+            held_gain[placing] = cost0[placing, None] - costs[:, :, 0]
+            top_gain[placing] = np.where(self._top[placing, None] > 0, cost0[placing, None] - costs[:, :, 1], 0.0)
+        choosing = np.flatnonzero(self._held == 0)  # the source decision: every card that may come matters
+        if len(choosing):
+            top_gain[choosing], take[choosing], draw[choosing] = self.source_gains(choosing)
+        source = squash_gain(np.stack([take, draw, take - draw], axis=1))
+        prefix = np.eye(RACK, dtype=np.float32)[self._prefixes(self._rack) - 1]
+        after = np.broadcast_to(self._rack[:, None, :], (k, RACK, RACK)).copy()
+        slots = np.arange(RACK)
+        after[:, slots, slots] = self._held[:, None]
+        held_prefix = np.where(self._held[:, None] > 0, self._prefixes(after) / RACK, 0.0)
+        parts = [(cost0 / (cost0 + COST_SCALE))[:, None], in_chain, slot_loss, squash_gain(held_gain),
+                 squash_gain(top_gain), source, prefix, held_prefix, self._secure(obs)]
+        return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=1)
+
+    @staticmethod
+    def _prefixes(racks: np.ndarray) -> np.ndarray:
+        """Ascending prefix length of each rack (last axis), 1..10."""
+        return 1 + np.cumprod(racks[..., 1:] > racks[..., :-1], axis=-1).sum(axis=-1)
+
+    def _secure(self, obs: np.ndarray) -> np.ndarray:
+        """One-hot of the shortest prefix whose loser's points win the game now (the heuristic's ``secure``)."""
+        from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
+
+        scores = self._piece(obs, "scores").astype(np.float64) * self._target
+        mine, best_other = scores[:, 0], scores[:, 1:].max(axis=1)
+        p = np.arange(1, RACK + 1)[None, :]
+        points = mine[:, None] + POINTS_PER_CARD * p
+        wins = (points >= self._target - 1e-6) & (points > best_other[:, None] + WIN_POINTS + 1e-6)
+        first = np.where(wins.any(axis=1), wins.argmax(axis=1), -1)
+        out = np.zeros((len(obs), RACK), dtype=np.float32)
+        rows = np.flatnonzero(first >= 0)
+        out[rows, first[rows]] = 1.0
+        return out
