@@ -167,3 +167,44 @@ def test_the_feature_set_is_named_and_others_refused():
     assert check_features("dix_de_suite", "rack") == "rack"
     with pytest.raises(ValueError, match="not a feature set of dix_de_suite; allowed: rack"):
         check_features("dix_de_suite", "cards")
+
+
+def test_a_policy_with_rack_features_computes_them_when_it_plays(tmp_path):
+    """A one-layer policy that swaps the held card into the slot of largest gain (discarding it at
+    0.5, no gain) and takes the discard top when the take-minus-draw feature is above 0.5: loaded by
+    name, it must play exactly that, decision by decision, from its observation alone."""
+    from dixenv.agents.policy import Policy, policy_metadata
+    from dixenv.agents.registry import make_agent
+    from dixenv.games.dix_de_suite import actions as A
+
+    from .helpers import play_game
+
+    env = dix_de_suite_v0.env(num_players=2)
+    featurizer = Featurizer(env, "rack")
+    size, at = featurizer.obs_size, {}
+    offset = featurizer.obs_size
+    for name, width in featurizer.features.names:
+        at[name] = offset
+        offset += width
+    w = np.zeros((A.NUM_ACTIONS, size + featurizer.size), dtype=np.float32)
+    bias = np.zeros(A.NUM_ACTIONS, dtype=np.float32)
+    for k in range(10):
+        w[A.SWAP_BASE + k, at["held_gain"] + k] = 10.0
+    bias[A.DISCARD] = 5.0  # = a swap of no gain (0.5 × 10)
+    w[A.TAKE_DISCARD, at["source"] + 2] = 10.0
+    bias[A.DRAW] = 5.0
+    meta = policy_metadata("dixenv/DixDeSuite-v0", {"num_players": 2}, env, features="rack")
+    Policy([(w, bias)], "tanh", meta).save(tmp_path / "p")
+    agent = make_agent("dix_de_suite", f"policy:{tmp_path / 'p'}", env)
+    env.reset(seed=8)
+    checked = 0
+    while not env.unwrapped.state.is_terminal() and checked < 80:
+        obs = env.observe(env.agent_selection)
+        row = featurizer.extend_batch(obs["observation"][None, :])[0]
+        logits = np.where(obs["action_mask"] > 0, w @ row + bias, -np.inf)
+        action = agent.act(obs)
+        assert action == int(np.argmax(logits))
+        checked += obs["action_mask"].sum() > 1
+        env.step(action)
+    assert checked == 80
+    assert play_game(env, [agent, make_agent("dix_de_suite", "heuristic", env)], seed=3)
