@@ -65,11 +65,6 @@ class DixDeSuiteRackFeatures:
         pos = np.arange(RACK + 2)
         pair = pos[None, :] - pos[:, None] - 1  # slots between chain positions i < j
         self._pair_gaps, self._pair_bad = np.maximum(pair, 0), pair < 0
-        k = np.arange(1, RACK + 1)[:, None]  # slot position 1..10
-        gl = k - np.arange(0, RACK + 1)[None, :] - 1  # slots between left anchor position i and k
-        gr = np.arange(1, RACK + 2)[None, :] - k - 1
-        self._gl_ok, self._gr_ok = gl >= 0, gr >= 0
-        self._gl, self._gr = np.maximum(gl, 0), np.maximum(gr, 0)
         self._targets = (np.arange(1, RACK + 1) - 0.5) / RACK * self.d
 
     def _piece(self, obs: np.ndarray, name: str) -> np.ndarray:
@@ -125,8 +120,9 @@ class DixDeSuiteRackFeatures:
         vals = np.empty((k, RACK + 2), dtype=np.int64)
         vals[:, 0], vals[:, 1 : RACK + 1], vals[:, RACK + 1] = 0, rack, d + 1
         self._rack, self._vals = rack, vals
-        gaps = np.broadcast_to(self._pair_gaps, (k, RACK + 2, RACK + 2))
-        gap = self._gap_cost(gaps, vals[:, :, None] + 0 * gaps, vals[:, None, :] + 0 * gaps)
+        shape = (k, RACK + 2, RACK + 2)
+        gap = self._gap_cost(np.broadcast_to(self._pair_gaps, shape), np.broadcast_to(vals[:, :, None], shape),
+                             np.broadcast_to(vals[:, None, :], shape))
         gap[:, self._pair_bad] = BIG
         node = np.zeros((k, RACK + 2))
         node[:, 1 : RACK + 1] = self._node_cost(rack, self._targets[None, :])
