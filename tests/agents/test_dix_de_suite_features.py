@@ -137,8 +137,10 @@ def test_prefixes_secure_lengths_and_the_gain_pieces():
             assert np.allclose(got["held_prefix"], ascending_prefixes(after) / 10)
             want = heuristic._cost0 - heuristic._placement_costs(np.array([heuristic._held]), guard=False)[:, 0]
             assert np.allclose(got["held_gain"], F.squash_gain(want), atol=1e-6)
+            assert np.allclose(got["held_rel"], np.exp(np.maximum(want - want.max(), -50)), atol=1e-6)
+            assert got["held_rel"].max() == 1.0
         else:
-            assert np.all(got["held_gain"] == 0.5) and np.all(got["held_prefix"] == 0)
+            assert np.all(got["held_gain"] == 0.5) and np.all(got["held_prefix"] == 0) and np.all(got["held_rel"] == 0)
             if heuristic._discard_top:
                 counts["top"] += 1
                 want = heuristic._cost0 - heuristic._placement_costs(np.array([heuristic._discard_top]), guard=False)[:, 0]
