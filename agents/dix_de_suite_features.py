@@ -28,6 +28,11 @@ GAIN_SCALE = 5.0  # a gain g is given as 0.5 + 0.5 tanh(g / GAIN_SCALE): one emp
 COST_SCALE = 50.0  # the rack's cost c as c / (c + COST_SCALE)
 
 
+def relative_gains(gains: np.ndarray) -> np.ndarray:
+    """``exp(gain − best gain)`` along the last axis: 1 for the best, 0 for an impossible one."""
+    return np.exp(np.maximum(gains - gains.max(axis=-1, keepdims=True), -50.0))
+
+
 def squash_gain(gain: np.ndarray) -> np.ndarray:
     """A cost decrease (any sign; impossible placements are −BIG) mapped into [0, 1], 0.5 for none."""
     return 0.5 + 0.5 * np.tanh(np.clip(gain, -1e3, 1e3) / GAIN_SCALE)
@@ -53,7 +58,13 @@ class DixDeSuiteRackFeatures:
       loser scores 5 points per card);
     * ``held_prefix`` (10): the ascending prefix after putting the held card in each slot, / 10;
     * ``secure`` (10): one-hot of the shortest prefix p (1..10) whose points would win the game now
-      (own score + 5p at the target and above every other score + 75); all 0 when none would.
+      (own score + 5p at the target and above every other score + 75); all 0 when none would;
+    * with such a p of 2..9 (the heuristic's ``secure=1``: the game is won as soon as slots 1..p
+      ascend, whoever sorts first), the same model on the sub-rack of slots 1..p alone (the virtual
+      anchor D + 1 after slot p), else 0 / 0.5: ``sub_kept`` (1, slots 1..p ascend already),
+      ``sub_cost`` (1), ``sub_held_gain`` (10, squashed), ``sub_held_rel`` (10) and ``sub_source``
+      (3): the pieces above for the sub-rack. A clone without them chose as the race heuristic
+      does in these end-of-game decisions, a third of them otherwise than the heuristic it copied.
     """
 
     def __init__(self, layout: Any, config: Any):
@@ -64,7 +75,8 @@ class DixDeSuiteRackFeatures:
         self._p = float(self.d - RACK * self.n + 1)  # the pile scale of the size and depth pieces
         self._target = float(config.target_score)
         self.names = [("rack_cost", 1), ("in_chain", RACK), ("slot_loss", RACK), ("held_gain", RACK),
-                      ("held_rel", RACK), ("top_gain", RACK), ("source", 3), ("prefix", RACK), ("held_prefix", RACK), ("secure", RACK)]
+                      ("held_rel", RACK), ("top_gain", RACK), ("source", 3), ("prefix", RACK), ("held_prefix", RACK), ("secure", RACK),
+                      ("sub_kept", 1), ("sub_cost", 1), ("sub_held_gain", RACK), ("sub_held_rel", RACK), ("sub_source", 3)]
         self.size = sum(size for _, size in self.names)
         pos = np.arange(RACK + 2)
         pair = pos[None, :] - pos[:, None] - 1  # slots between chain positions i < j
@@ -81,10 +93,12 @@ class DixDeSuiteRackFeatures:
         flat = index.reshape(len(index), -1)
         return np.take_along_axis(table, flat, axis=1).reshape(index.shape)
 
-    def _gap_cost(self, g: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """``g`` empty slots between anchors ``lo`` < ``hi`` per row (arrays shaped (k, ...)); BIG if impossible."""
-        w = self._lookup(self._cum, hi - 1) - self._lookup(self._cum, lo)
-        nav = self._n_avail.reshape((-1,) + (1,) * (w.ndim - 1))
+    def _gap_cost(self, g: np.ndarray, lo: np.ndarray, hi: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """``g`` empty slots between anchors ``lo`` < ``hi`` per row (arrays shaped (k, ...), the
+        prepared rows ``rows``, all by default); BIG if impossible."""
+        cum = self._cum if rows is None else self._cum[rows]
+        w = self._lookup(cum, hi - 1) - self._lookup(cum, lo)
+        nav = (self._n_avail if rows is None else self._n_avail[rows]).reshape((-1,) + (1,) * (w.ndim - 1))
         cost = g * EMPTY_COST + nav * (g / np.maximum(w, 0.25)) * g
         return np.where(hi - lo - 1 >= g, cost, BIG)
 
@@ -184,20 +198,26 @@ class DixDeSuiteRackFeatures:
         r, d = len(sel), self.d
         all_cards = np.ascontiguousarray(np.broadcast_to(np.arange(1, d + 1), (r, d)))
         gains = self.cost0[sel][:, None, None] - self.placement_costs(all_cards, sel)  # (r, 10, d)
-        best = gains.max(axis=1)
-        top = self._top[sel]
-        index = np.maximum(top, 1) - 1
-        has_top = (top > 0)[:, None]
-        top_gains = np.where(has_top, np.take_along_axis(gains, index[:, None, None].repeat(RACK, 1), axis=2)[:, :, 0], 0.0)
-        take = np.where(top > 0, best[np.arange(r), index], 0.0)
-        may_draw = self._unseen[sel].copy()
-        draw_top = self._draw_top[sel]
+        top_gains = np.where((self._top[sel] > 0)[:, None],
+                             np.take_along_axis(gains, (np.maximum(self._top[sel], 1) - 1)[:, None, None].repeat(RACK, 1), axis=2)[:, :, 0], 0.0)
+        take, draw = self._take_and_draw(gains.max(axis=1), sel)
+        return top_gains, take, draw
+
+    def _take_and_draw(self, best: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """From each card's best gain (rows × D): the discard top's (0 without one) and the mean,
+        over the cards that may be drawn (the unseen ones, or a public pile's known top), of the
+        best gain or 0 (a card that helps nowhere is discarded)."""
+        r = len(rows)
+        top = self._top[rows]
+        take = np.where(top > 0, best[np.arange(r), np.maximum(top, 1) - 1], 0.0)
+        may_draw = self._unseen[rows].copy()
+        draw_top = self._draw_top[rows]
         public = draw_top > 0
         may_draw[public] = 0.0
         may_draw[np.flatnonzero(public), draw_top[public] - 1] = 1.0
         count = may_draw.sum(axis=1)
         draw = np.where(count > 0, (np.maximum(best, 0.0) * may_draw).sum(axis=1) / np.maximum(count, 1.0), 0.0)
-        return top_gains, take, draw
+        return take, draw
 
     # --- the features --------------------------------------------------------------------------------
     def compute(self, obs: np.ndarray) -> np.ndarray:
@@ -227,9 +247,10 @@ class DixDeSuiteRackFeatures:
         slots = np.arange(RACK)
         after[:, slots, slots] = self._held[:, None]
         held_prefix = np.where(self._held[:, None] > 0, self._prefixes(after) / RACK, 0.0)
-        held_rel = np.where(self._held[:, None] > 0, np.exp(np.maximum(held_gain - held_gain.max(axis=1, keepdims=True), -50.0)), 0.0)
+        held_rel = np.where(self._held[:, None] > 0, relative_gains(held_gain), 0.0)
+        secure = self._secure(obs)
         parts = [(cost0 / (cost0 + COST_SCALE))[:, None], in_chain, slot_loss, squash_gain(held_gain), held_rel,
-                 squash_gain(top_gain), source, prefix, held_prefix, self._secure(obs)]
+                 squash_gain(top_gain), source, prefix, held_prefix, secure, *self._sub_rack(secure)]
         return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=1)
 
     @staticmethod
@@ -251,3 +272,65 @@ class DixDeSuiteRackFeatures:
         rows = np.flatnonzero(first >= 0)
         out[rows, first[rows]] = 1.0
         return out
+
+    # --- the sub-rack of a prefix that wins the game (the heuristic's secure=1) ---------------------
+    def sub_costs(self, racks: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The chain cost of each rack of ``racks`` (m × p cards) as a rack of p slots, with the
+        availability of prepared row ``rows[i]`` (the heuristic's ``_sub_costs``)."""
+        m, p = racks.shape
+        vals = np.empty((m, p + 2), dtype=np.int64)
+        vals[:, 0], vals[:, 1 : p + 1], vals[:, p + 1] = 0, racks, self.d + 1
+        shape = (m, p + 2, p + 2)
+        gap = self._gap_cost(np.broadcast_to(self._pair_gaps[: p + 2, : p + 2], shape),
+                             np.broadcast_to(vals[:, :, None], shape), np.broadcast_to(vals[:, None, :], shape), rows)
+        gap[:, self._pair_bad[: p + 2, : p + 2]] = BIG
+        node = np.zeros((m, p + 2))
+        node[:, 1 : p + 1] = self._node_cost(racks, self._targets[None, :p], self._n_avail[rows])
+        f = np.zeros((m, p + 2))
+        for j in range(1, p + 2):
+            f[:, j] = node[:, j] + (f[:, :j] + gap[:, :j, j]).min(axis=1)
+        return f[:, p + 1]
+
+    def _sub_placements(self, rows: np.ndarray, p: int, cards: np.ndarray) -> np.ndarray:
+        """Sub-rack (slots 1..p) cost after putting ``cards[i, m]`` in each slot 1..p: (rows, p, m)."""
+        r, m = cards.shape
+        racks = np.broadcast_to(self._rack[rows, None, None, :p], (r, p, m, p)).copy()
+        for slot in range(p):
+            racks[:, slot, :, slot] = cards
+        costs = self.sub_costs(racks.reshape(-1, p), np.repeat(rows, p * m))
+        return costs.reshape(r, p, m)
+
+    def _sub_rack(self, secure: np.ndarray) -> list[np.ndarray]:
+        """``sub_kept``, ``sub_cost``, ``sub_held_gain``, ``sub_held_rel`` and ``sub_source`` (class docstring)."""
+        k = len(secure)
+        kept, cost = np.zeros((k, 1)), np.zeros((k, 1))
+        held_gain, held_rel = np.zeros((k, RACK)), np.zeros((k, RACK))
+        source = np.zeros((k, 3))
+        length = np.where(secure.any(axis=1), secure.argmax(axis=1) + 1, 0)
+        for p in range(2, RACK):
+            rows = np.flatnonzero(length == p)
+            if not len(rows):
+                continue
+            sub0 = self.sub_costs(self._rack[rows, :p], rows)
+            kept[rows, 0] = np.all(np.diff(self._rack[rows, :p], axis=1) > 0, axis=1)
+            cost[rows, 0] = sub0 / (sub0 + COST_SCALE)
+            placing = rows[self._held[rows] > 0]
+            if len(placing):
+                gains = np.zeros((len(placing), RACK))  # slots past p leave the sub-rack as it is
+                gains[:, :p] = self.sub_costs(self._rack[placing, :p], placing)[:, None] - \
+                    self._sub_placements(placing, p, self._held[placing, None])[:, :, 0]
+                held_gain[placing], held_rel[placing] = gains, relative_gains(gains)
+            choosing = rows[self._held[rows] == 0]
+            if len(choosing):
+                source[choosing] = self._sub_source(choosing, p)
+        return [kept, cost, np.where(held_rel > 0, squash_gain(held_gain), 0.5), held_rel, squash_gain(source)]
+
+    def _sub_source(self, rows: np.ndarray, p: int) -> np.ndarray:
+        """(take gain, blind draw's expected gain, their difference) on the sub-rack, per row."""
+        d = self.d
+        cards = np.ascontiguousarray(np.broadcast_to(np.arange(1, d + 1), (len(rows), d)))
+        sub0 = self.sub_costs(self._rack[rows, :p], rows)
+        # A card put in a slot past p leaves the sub-rack as it is (gain 0), and p < 10.
+        best = np.maximum((sub0[:, None, None] - self._sub_placements(rows, p, cards)).max(axis=1), 0.0)  # (rows, D)
+        take, draw = self._take_and_draw(best, rows)
+        return np.stack([take, draw, take - draw], axis=1)

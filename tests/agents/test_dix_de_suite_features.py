@@ -115,7 +115,7 @@ def test_the_chain_and_the_slot_losses_match_a_brute_force_over_every_chain():
 
 
 def test_prefixes_secure_lengths_and_the_gain_pieces():
-    counts = {"held": 0, "secure": 0, "top": 0}
+    counts = {"held": 0, "secure": 0, "top": 0, "sub_held": 0, "sub_source": 0}
     for env, obs in _decisions(2, games=3, seed=31, target_score=100, max_turns=400):
         featurizer = Featurizer(env, "rack")
         flat = obs["observation"]
@@ -131,6 +131,7 @@ def test_prefixes_secure_lengths_and_the_gain_pieces():
             counts["secure"] += 1
         heuristic = DixDeSuiteHeuristic(env)
         heuristic._decode(flat)
+        _check_sub_rack(env, flat, got, wins[0] if wins else 0, counts)
         if heuristic._held:
             counts["held"] += 1
             after = np.array([np.concatenate([rack[:k], [heuristic._held], rack[k + 1:]]) for k in range(10)])
@@ -148,6 +149,36 @@ def test_prefixes_secure_lengths_and_the_gain_pieces():
                 take, draw = heuristic._source_gains()
                 assert np.allclose(got["source"], F.squash_gain(np.array([take, draw, take - draw])), atol=1e-6)
     assert all(counts.values()), counts
+
+
+def _check_sub_rack(env, flat, got, p, counts):
+    """The sub-rack pieces against the heuristic's ``secure=1`` sub-rack costs (``_sub_costs``)."""
+    if not 2 <= p <= 9:
+        assert np.all(got["sub_kept"] == 0) and np.all(got["sub_held_rel"] == 0) and np.all(got["sub_source"] == 0.5)
+        return
+    secure = DixDeSuiteHeuristic(env, secure=1)
+    secure._decode(flat)
+    assert secure._prefix == p
+    rack = secure._rack
+    sub0 = secure._sub_costs(rack[None, :p])[0]
+    assert got["sub_kept"][0] == float(np.all(np.diff(rack[:p]) > 0))
+    assert np.isclose(got["sub_cost"][0], sub0 / (sub0 + F.COST_SCALE), atol=1e-6)
+
+    def gains(card):  # sub-rack gain of the card in each slot 1..10 (0 past p)
+        racks = np.array([np.concatenate([rack[:k], [card], rack[k + 1:p]]) for k in range(p)])
+        return np.concatenate([sub0 - secure._sub_costs(racks), np.zeros(10 - p)])
+
+    if secure._held:
+        want = gains(secure._held)
+        assert np.allclose(got["sub_held_gain"], F.squash_gain(want), atol=1e-6)
+        assert np.allclose(got["sub_held_rel"], np.exp(np.maximum(want - want.max(), -50)), atol=1e-6)
+        counts["sub_held"] += 1
+    elif secure._discard_top:
+        draws = [secure._draw_top] if secure._draw_top else list(secure._unseen_cards)
+        take = gains(secure._discard_top).max()
+        draw = np.mean([max(gains(c).max(), 0.0) for c in draws])
+        assert np.allclose(got["sub_source"], F.squash_gain(np.array([take, draw, take - draw])), atol=1e-6)
+        counts["sub_source"] += 1
 
 
 @pytest.mark.parametrize("players, options", [(2, {"two_player_run": True}), (3, {"reshuffle": True}),
