@@ -48,22 +48,27 @@ def test_costs_and_gains_equal_the_heuristics(players):
     heuristic = None
     for env, obs in _decisions(players, games=2, seed=10 * players):
         if heuristic is None:
-            heuristic = DixDeSuiteHeuristic(env)
+            heuristic = DixDeSuiteHeuristic(env)  # the chain costs
+            weighted = DixDeSuiteHeuristic(env, prefix_weight=F.PREFIX_WEIGHT)  # the gains: the prefix term too
             featurizer = Featurizer(env, "rack")
             feats = featurizer.features
         flat = obs["observation"]
         feats.compute(flat[None, :])
         heuristic._decode(flat)
+        weighted._decode(flat)
         assert np.isclose(feats.cost0[0], heuristic._cost0)
         assert np.allclose(feats.skip[0], heuristic._skip)
         if heuristic._held:
             got = feats.placement_costs(np.array([[heuristic._held]]))[0, :, 0]
             want = heuristic._placement_costs(np.array([heuristic._held]), guard=False)[:, 0]
             assert np.allclose(np.minimum(got, 1e8), np.minimum(want, 1e8))
+            gains = feats.placement_gains(np.array([[heuristic._held]]), np.array([0]))[0, :, 0]
+            want = weighted._cost0 - weighted._placement_costs(np.array([heuristic._held]), guard=False)[:, 0]
+            assert np.allclose(np.maximum(gains, -1e8), np.maximum(want, -1e8), atol=1e-6)
             checked["place"] += 1
         elif heuristic._discard_top:
             _, take, draw = feats.source_gains()
-            assert np.allclose([take[0], draw[0]], heuristic._source_gains())
+            assert np.allclose([take[0], draw[0]], weighted._source_gains())
             checked["source"] += 1
             checked["public"] += bool(heuristic._draw_top)
     assert checked["place"] > 50 and checked["source"] > 50, checked
@@ -129,7 +134,7 @@ def test_prefixes_secure_lengths_and_the_gain_pieces():
         if wins:
             assert got["secure"].argmax() + 1 == wins[0]
             counts["secure"] += 1
-        heuristic = DixDeSuiteHeuristic(env)
+        heuristic = DixDeSuiteHeuristic(env, prefix_weight=F.PREFIX_WEIGHT)
         heuristic._decode(flat)
         _check_sub_rack(env, flat, got, wins[0] if wins else 0, counts)
         if heuristic._held:
@@ -137,6 +142,7 @@ def test_prefixes_secure_lengths_and_the_gain_pieces():
             after = np.array([np.concatenate([rack[:k], [heuristic._held], rack[k + 1:]]) for k in range(10)])
             assert np.allclose(got["held_prefix"], ascending_prefixes(after) / 10)
             want = heuristic._cost0 - heuristic._placement_costs(np.array([heuristic._held]), guard=False)[:, 0]
+            want = np.maximum(want, -1e8)
             assert np.allclose(got["held_gain"], F.squash_gain(want), atol=1e-6)
             assert np.allclose(got["held_rel"], np.exp(np.maximum(want - want.max(), -50)), atol=1e-6)
             assert got["held_rel"].max() == 1.0
