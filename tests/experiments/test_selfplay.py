@@ -226,10 +226,19 @@ def test_features_reach_the_networks_the_snapshots_and_the_saved_policy(tmp_path
         SelfPlay(_tiny(init=str(tmp_path / "p")), seed=9)
 
 
-def test_a_policy_that_takes_a_hint_is_no_warm_start():
-    with pytest.raises(ValueError, match="takes the hint 'heuristic:secure=1,prefix_weight=0.3' as an input"):
+def test_a_policy_that_takes_a_hint_is_no_warm_start(tmp_path):
+    from dixenv import dix_de_suite_v0
+    from dixenv.agents.policy import Policy, policy_metadata
+
+    env = dix_de_suite_v0.env(num_players=2)
+    hint = "heuristic:secure=1,prefix_weight=0.3"
+    meta = policy_metadata("dixenv/DixDeSuite-v0", {"num_players": 2}, env, hint=hint)
+    inputs, actions = meta["obs_size"] + meta["num_actions"], meta["num_actions"]
+    Policy([(np.zeros((actions, inputs), dtype=np.float32), np.zeros(actions, dtype=np.float32))], "tanh",
+           meta).save(tmp_path / "hinted")
+    with pytest.raises(ValueError, match=f"takes the hint '{hint}' as an input"):
         SelfPlay(_tiny(game="dix_de_suite", options={"num_players": 2}, net_arch=(256, 256),
-                       init="agents/weights/dix_de_suite_2p"), seed=0)
+                       init=str(tmp_path / "hinted")), seed=0)
 
 
 def test_critic_warmup_updates_leave_the_actor_as_it_was():
