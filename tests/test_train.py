@@ -141,8 +141,10 @@ def test_a_run_with_features_saves_a_policy_that_computes_them_when_it_plays(tmp
     env.reset(seed=1)
     obs = env.observe(env.agent_selection)
     assert obs["action_mask"][agent.act(obs)] == 1
-    with pytest.raises(SystemExit, match="not a feature set of dix_de_suite; allowed: none for this game"):
+    with pytest.raises(SystemExit, match="not a feature set of dix_de_suite; allowed: rack"):
         train.main(["--preset", "dix_de_suite", "--features", "cards"])
+    with pytest.raises(SystemExit, match="not a feature set of dix; allowed: none for this game"):
+        train.main(["--preset", "dix", "--features", "cards"])
     with pytest.raises(SystemExit, match="not both"):
         train.main(["--preset", "le_dix", "--features", "cards", "--hint", "heuristic"])
 
