@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from dixenv.agents.dix_de_suite_heuristic import ascending_prefixes
+from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
+
 RACK = 10
 BIG = 1e9  # an impossible chain, as in the heuristic
 #: The heuristic's default cost parameters (``DixDeSuiteHeuristic.DEFAULTS``; checked in the tests).
@@ -205,8 +208,8 @@ class DixDeSuiteRackFeatures:
         racks = np.broadcast_to(self._rack[rows, None, None, :], (r, RACK, m, RACK)).copy()
         for slot in range(RACK):
             racks[:, slot, :, slot] = cards
-        before = self.cost0[rows] - PREFIX_WEIGHT * self._prefixes(self._rack[rows])
-        after = self.placement_costs(cards, rows) - PREFIX_WEIGHT * self._prefixes(racks)
+        before = self.cost0[rows] - PREFIX_WEIGHT * ascending_prefixes(self._rack[rows])
+        after = self.placement_costs(cards, rows) - PREFIX_WEIGHT * ascending_prefixes(racks)
         return before[:, None, None] - after
 
     def source_gains(self, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -261,26 +264,19 @@ class DixDeSuiteRackFeatures:
         if len(choosing):
             top_gain[choosing], take[choosing], draw[choosing] = self.source_gains(choosing)
         source = squash_gain(np.stack([take, draw, take - draw], axis=1))
-        prefix = np.eye(RACK, dtype=np.float32)[self._prefixes(self._rack) - 1]
+        prefix = np.eye(RACK, dtype=np.float32)[ascending_prefixes(self._rack) - 1]
         after = np.broadcast_to(self._rack[:, None, :], (k, RACK, RACK)).copy()
         slots = np.arange(RACK)
         after[:, slots, slots] = self._held[:, None]
-        held_prefix = np.where(self._held[:, None] > 0, self._prefixes(after) / RACK, 0.0)
+        held_prefix = np.where(self._held[:, None] > 0, ascending_prefixes(after) / RACK, 0.0)
         held_rel = np.where(self._held[:, None] > 0, relative_gains(held_gain), 0.0)
         secure = self._secure(obs)
         parts = [(cost0 / (cost0 + COST_SCALE))[:, None], in_chain, slot_loss, squash_gain(held_gain), held_rel,
                  squash_gain(top_gain), source, prefix, held_prefix, secure, *self._sub_rack(secure)]
         return np.concatenate([np.asarray(p, dtype=np.float32) for p in parts], axis=1)
 
-    @staticmethod
-    def _prefixes(racks: np.ndarray) -> np.ndarray:
-        """Ascending prefix length of each rack (last axis), 1..10."""
-        return 1 + np.cumprod(racks[..., 1:] > racks[..., :-1], axis=-1).sum(axis=-1)
-
     def _secure(self, obs: np.ndarray) -> np.ndarray:
         """One-hot of the shortest prefix whose loser's points win the game now (the heuristic's ``secure``)."""
-        from dixenv.games.dix_de_suite.scoring import POINTS_PER_CARD, WIN_POINTS
-
         scores = self._piece(obs, "scores").astype(np.float64) * self._target
         mine, best_other = scores[:, 0], scores[:, 1:].max(axis=1)
         p = np.arange(1, RACK + 1)[None, :]
@@ -336,7 +332,7 @@ class DixDeSuiteRackFeatures:
             placing = rows[self._held[rows] > 0]
             if len(placing):
                 gains = np.zeros((len(placing), RACK))  # slots past p leave the sub-rack as it is
-                gains[:, :p] = self.sub_costs(self._rack[placing, :p], placing)[:, None] - \
+                gains[:, :p] = sub0[self._held[rows] > 0, None] - \
                     self._sub_placements(placing, p, self._held[placing, None])[:, :, 0]
                 held_gain[placing], held_rel[placing] = gains, relative_gains(gains)
             choosing = rows[self._held[rows] == 0]
