@@ -78,6 +78,10 @@ class DixDeSuiteRackFeatures:
       does in these end-of-game decisions, a third of them otherwise than the heuristic it copied.
     """
 
+    #: The definition's version, saved in a policy's metadata (``features_version``) and checked on
+    #: load: raise it whenever any piece above changes its meaning, order or size.
+    version = 1
+
     def __init__(self, layout: Any, config: Any):
         s = layout.slices
         self._s = s

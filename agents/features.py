@@ -54,6 +54,10 @@ class LeDixCardFeatures:
     * ``to_play_after`` (n): one-hot count of seats still to play to this trick after the observer.
     """
 
+    #: The definition's version, saved in a policy's metadata (``features_version``) and checked on
+    #: load: raise it whenever any piece above changes its meaning, order or size.
+    version = 1
+
     def __init__(self, layout: Any, config: Any = None):
         s = layout.slices
         self._s = s
@@ -148,6 +152,26 @@ class Featurizer:
         self.obs_size = int(aec.unwrapped.layout.size)
         self.features = FEATURES[aec.game.name][name](aec.unwrapped.layout, aec.unwrapped.config)
         self.size = self.features.size
+        self.version = self.features.version
+
+    def check_policy(self, metadata: dict[str, Any], where: str) -> None:
+        """``ValueError`` unless a policy's ``features_size`` and ``features_version`` are this feature set's.
+
+        A policy trained on other definitions of the same features would read numbers that mean
+        something else and play badly without any error; policies saved before the versions were
+        recorded (2026-12-07) are refused too, with the way to vouch for them.
+        """
+        if metadata.get("features_size") != self.size:
+            raise ValueError(f"{where} takes {metadata.get('features_size')} inputs of the {self.name!r} features; "
+                             f"this env's are {self.size}")
+        version = metadata.get("features_version")
+        if version is None:
+            raise ValueError(f"{where} has no features_version: it was saved before the {self.name!r} features were "
+                             f"versioned, and today's are version {self.version}. Train it again, or, if it was trained "
+                             f"on exactly today's definitions, add \"features_version\": {self.version} to its JSON file")
+        if version != self.version:
+            raise ValueError(f"{where} was trained on version {version!r} of the {self.name!r} features; this dixenv "
+                             f"computes version {self.version}: train it again with this version")
 
     def extend_batch(self, observations: np.ndarray) -> np.ndarray:
         """Rows ``(k, obs_size)`` -> ``(k, obs_size + size)``."""

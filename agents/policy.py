@@ -200,9 +200,7 @@ class PolicyAgent:
             from dixenv.agents.features import Featurizer
 
             self.featurizer = Featurizer(env, features)
-            if self.featurizer.size != policy.metadata["features_size"]:
-                raise ValueError(f"{path or 'the policy'} takes {policy.metadata['features_size']} inputs of the {features!r} "
-                                 f"features; this env's are {self.featurizer.size}")
+            self.featurizer.check_policy(policy.metadata, str(path or "the policy"))
         hint = policy.metadata.get("hint")
         if hint:
             # The policy was trained with an advisor's move among its inputs (dixenv.agents.hints).
@@ -387,6 +385,9 @@ def check_metadata(metadata: dict[str, Any], where: str) -> None:
         if not _is_count(metadata.get("features_size")):
             raise ValueError(f"{where}: features_size is {_short(metadata.get('features_size'))}; expected a positive "
                              f"integer (how many inputs the {features!r} features add)")
+        if "features_version" in metadata and not _is_count(metadata["features_version"]):
+            raise ValueError(f"{where}: features_version is {_short(metadata['features_version'])}; expected a positive "
+                             f"integer (the version of the {features!r} features it was trained on)")
     hint = metadata.get("hint")
     if hint is not None:
         from dixenv.agents.hints import check_advisor
@@ -508,7 +509,8 @@ def policy_metadata(env_id: str, options: dict[str, Any], env: Any, hint: str | 
     if features is not None:
         from dixenv.agents.features import Featurizer
 
-        extra |= {"features": features, "features_size": Featurizer(aec, features).size}
+        featurizer = Featurizer(aec, features)
+        extra |= {"features": features, "features_size": featurizer.size, "features_version": featurizer.version}
     return extra | {
         "game": aec.game.name,
         "env_id": env_id,

@@ -310,6 +310,8 @@ class SelfPlay:
                 raise ValueError(f"cannot start from {path}: its {key} is {saved.metadata.get(key)!r}, this table's "
                                  f"{want.get(key)!r} (it was trained on {saved.metadata.get('env_id')} with options "
                                  f"{saved.metadata.get('options')})")
+        if self.featurizer is not None:
+            self.featurizer.check_policy(saved.metadata, f"cannot start from {path}: the policy")
         if saved.metadata.get("hint"):
             raise ValueError(f"cannot start from {path}: it takes the hint {saved.metadata['hint']!r} as an input; "
                              "this trainer's policies play from the observation alone")

@@ -159,6 +159,52 @@ def test_a_policy_with_features_is_refused_without_its_env_or_with_a_wrong_size(
         Policy(policy.weights, "tanh", meta).save(tmp_path / "unknown")
 
 
+@pytest.mark.parametrize("game, module, options, name", [
+    ("le_dix", "le_dix_v0", {"num_players": 4}, "cards"),
+    ("dix_de_suite", "dix_de_suite_v0", {"num_players": 2}, "rack"),
+])
+def test_a_policy_records_the_version_of_its_features_and_another_version_is_refused(tmp_path, monkeypatch, game, module,
+                                                                                    options, name):
+    import importlib
+
+    from dixenv.agents import features as F
+
+    env = getattr(importlib.import_module("dixenv"), module).env(**options)
+    featurizer = Featurizer(env, name)
+    size, actions = featurizer.obs_size + featurizer.size, env.action_space(env.possible_agents[0]).n
+    meta = policy_metadata(f"dixenv/{game}", options, env, features=name)
+    assert meta["features_version"] == featurizer.version == F.FEATURES[game][name].version >= 1
+    weights = [(np.zeros((actions, size), dtype=np.float32), np.zeros(actions, dtype=np.float32))]
+    Policy(weights, "tanh", meta).save(tmp_path / "p")
+    assert PolicyAgent(env, path=tmp_path / "p").featurizer.version == featurizer.version
+    # the definitions change (the class says so): the saved policy no longer loads
+    monkeypatch.setattr(F.FEATURES[game][name], "version", featurizer.version + 1)
+    with pytest.raises(ValueError, match=f"trained on version {featurizer.version} of the '{name}' features; this "
+                                         f"dixenv computes version {featurizer.version + 1}"):
+        PolicyAgent(env, path=tmp_path / "p")
+    monkeypatch.undo()
+    # saved before versions were recorded: refused, with the way to vouch for it
+    Policy(weights, "tanh", {k: v for k, v in meta.items() if k != "features_version"}).save(tmp_path / "unversioned")
+    with pytest.raises(ValueError, match=f'has no features_version.*add "features_version": {featurizer.version} to its JSON'):
+        PolicyAgent(env, path=tmp_path / "unversioned")
+    for bad in (0, "1", 1.5, True):
+        with pytest.raises(ValueError, match="features_version is .*expected a positive integer"):
+            Policy(weights, "tanh", {**meta, "features_version": bad}).save(tmp_path / "bad")
+
+
+def test_the_shipped_policies_record_the_version_of_their_features():
+    from dixenv.agents.features import FEATURES
+    from dixenv.agents.zoo import shipped
+
+    seen = 0
+    for entry in shipped():
+        meta = Policy.load(entry["path"]).metadata
+        if meta.get("features"):
+            assert meta["features_version"] == FEATURES[meta["game"]][meta["features"]].version
+            seen += 1
+    assert seen == 2  # le_dix (cards) and dix_de_suite (rack)
+
+
 def test_demonstrations_carry_the_features():
     from dixenv.experiments.imitation import collect
 

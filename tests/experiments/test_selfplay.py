@@ -224,6 +224,13 @@ def test_features_reach_the_networks_the_snapshots_and_the_saved_policy(tmp_path
     assert np.array_equal(warm.net.numpy_weights()[0][0], run.net.numpy_weights()[0][0])
     with pytest.raises(ValueError, match="its features is 'cards', this table's None"):
         SelfPlay(_tiny(init=str(tmp_path / "p")), seed=9)
+    # features of another version: the same size, other meanings
+    from dixenv.agents.policy import Policy
+
+    old = Policy.load(tmp_path / "p")
+    Policy(old.weights, old.activation, {**old.metadata, "features_version": 7}).save(tmp_path / "v7")
+    with pytest.raises(ValueError, match="cannot start from .*v7: the policy was trained on version 7 of the 'cards' features"):
+        SelfPlay(_tiny(features="cards", init=str(tmp_path / "v7")), seed=9)
 
 
 def test_a_policy_that_takes_a_hint_is_no_warm_start(tmp_path):
