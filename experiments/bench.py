@@ -50,6 +50,8 @@ N = 1 16 64, on ``SB3VecEnv`` and on ``DummyVecEnv`` with the same hyper-paramet
 where the time goes: the environment (inside the VecEnv: steps, resets, masks), the rest of the
 rollout (the policy's forward passes, the buffer) and the gradient updates; torch runs on
 ``--torch-threads`` threads (1 by default: on a shared machine more threads thrash).
+``--train-compile`` adds ``selfplay+compile``: the same trainer with ``--compile`` (torch.compile of
+the loss), its compilation off the clock and printed apart.
 ``--profile-train`` profiles the SB3VecEnv run at the largest N (time by part, top functions).
 
 ``--compiled`` adds the compiled engines' table (the ``fast`` extra): random legal decisions/s of
@@ -667,10 +669,15 @@ class TrainResult:
         return self.steps / self.seconds
 
 
-def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
+def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None,
+                 compile: bool = False) -> TrainResult:
     """``experiments.selfplay``'s PPO on the compiled engine with MaskablePPO's settings here (SB3's default
     MlpPolicy: separate 64x64 tanh actor and critic; minibatches of 256, 10 epochs, lr 3e-4, gamma 0.995,
-    entropy 0.01, rollouts of ``rollout`` steps)."""
+    entropy 0.01, rollouts of ``rollout`` steps).
+
+    ``compile``: with ``--compile``'s torch.compile of the loss. Its compilation (the first rollout's
+    update, about half a minute; torch caches it on disk, so later runs compile faster) is done
+    before the clock starts and printed apart: the table is the trainer's speed once compiled."""
     from dixenv.experiments.selfplay import SelfPlay, SelfPlayConfig
     from dixenv.games import spec_of_gymnasium_id
 
@@ -683,8 +690,14 @@ def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, roll
 
     cfg = SelfPlayConfig(game=spec.name, options=game_options, num_games=num_envs, rollout=max(1, rollout // num_envs),
                          total_steps=timesteps, net_arch=(64, 64), learning_rate=3e-4, gamma=0.995, gae_lambda=0.95,
-                         epochs=10, minibatch=256, ent_coef=0.01, torch_threads=torch.get_num_threads())
+                         epochs=10, minibatch=256, ent_coef=0.01, torch_threads=torch.get_num_threads(), compile=compile)
     run = SelfPlay(cfg, seed=seed)
+    if compile:
+        t0 = time.perf_counter()
+        run.update(run.collect())  # the compilation, off the clock
+        print(f"  selfplay --compile at N={num_envs}: compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        run.steps = run.updates = run.games = 0
+        run.env_seconds = run.learn_seconds = 0.0
     start = time.perf_counter()
     if profiler is not None:
         profiler.enable()
@@ -692,13 +705,14 @@ def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, roll
     if profiler is not None:
         profiler.disable()
     seconds = time.perf_counter() - start
-    return TrainResult("selfplay", num_envs, run.steps, seconds, run.env_seconds, seconds - run.learn_seconds)
+    return TrainResult("selfplay+compile" if compile else "selfplay", num_envs, run.steps, seconds, run.env_seconds,
+                       seconds - run.learn_seconds)
 
 
 def train_run(kind: str, env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
     """Train MaskablePPO for ``timesteps`` on ``kind`` (SB3VecEnv or DummyVecEnv) of ``num_envs`` games, timing its parts."""
-    if kind == "selfplay":
-        return selfplay_run(env_id, num_envs, options, timesteps, rollout, seed, profiler)
+    if kind in ("selfplay", "selfplay+compile"):
+        return selfplay_run(env_id, num_envs, options, timesteps, rollout, seed, profiler, compile=kind != "selfplay")
     import gymnasium
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -775,7 +789,7 @@ def run_train(args: argparse.Namespace) -> None:
     results: list[TrainResult] = []
     train_run("selfplay", args.train_id, 4, options, 256, 256, args.seed)  # warm-up (numba's cache, torch)
     for n in args.train_num_envs if args.train else ():
-        for kind in ("SB3VecEnv", "DummyVecEnv", "selfplay"):
+        for kind in ("SB3VecEnv", "DummyVecEnv", "selfplay", *(("selfplay+compile",) if args.train_compile else ())):
             print(f"  training on {kind} of {n} ...", file=sys.stderr, flush=True)
             seed = distinct_seed(args.seed, len(results) + 1)
             results.append(train_run(kind, args.train_id, n, options, args.train_steps, args.train_rollout, seed))
@@ -793,14 +807,14 @@ def run_train(args: argparse.Namespace) -> None:
 
 def print_train_table(results: list[TrainResult]) -> None:
     """The training table: N, kind, steps/s, ratio to DummyVecEnv, and the split of the time."""
-    print(f"{'N':>4}  {'kind':<11} {'steps/s':>9} {'x Dummy':>8} {'env %':>6} {'policy %':>9} {'updates %':>10} {'µs/step: env':>13} {'learner':>8}")
+    print(f"{'N':>4}  {'kind':<16} {'steps/s':>9} {'x Dummy':>8} {'env %':>6} {'policy %':>9} {'updates %':>10} {'µs/step: env':>13} {'learner':>8}")
     dummy = {r.num_envs: r for r in results if r.kind == "DummyVecEnv"}
     for r in results:
         ref = dummy.get(r.num_envs)
         env_us = 1e6 * r.env_seconds / r.steps
         learner_us = 1e6 * (r.seconds - r.env_seconds) / r.steps
         print(
-            f"{r.num_envs:>4}  {r.kind:<11} {r.steps_per_s:>9,.0f} {r.steps_per_s / ref.steps_per_s if ref else 0:>8.2f} "
+            f"{r.num_envs:>4}  {r.kind:<16} {r.steps_per_s:>9,.0f} {r.steps_per_s / ref.steps_per_s if ref else 0:>8.2f} "
             f"{100 * r.env_seconds / r.seconds:>6.1f} {100 * (r.rollout_seconds - r.env_seconds) / r.seconds:>9.1f} "
             f"{100 * (r.seconds - r.rollout_seconds) / r.seconds:>10.1f} {env_us:>13.1f} {learner_us:>8.1f}"
         )
@@ -808,9 +822,11 @@ def print_train_table(results: list[TrainResult]) -> None:
           "forward passes; updates: the gradient epochs)")
     by = {(r.kind, r.num_envs): r for r in results}
     for n in sorted({r.num_envs for r in results}):
-        lean, sb3 = by.get(("selfplay", n)), by.get(("SB3VecEnv", n))
-        if lean and sb3:
-            print(f"selfplay / SB3VecEnv MaskablePPO at N={n}: {lean.steps_per_s / sb3.steps_per_s:.2f}x steps/s")
+        sb3 = by.get(("SB3VecEnv", n))
+        for kind in ("selfplay", "selfplay+compile"):
+            lean = by.get((kind, n))
+            if lean and sb3:
+                print(f"{kind} / SB3VecEnv MaskablePPO at N={n}: {lean.steps_per_s / sb3.steps_per_s:.2f}x steps/s")
 
 
 # --- search support: clone() and sample_hidden() per call ----------------------------------------
@@ -1010,6 +1026,8 @@ def main(argv: list[str] | None = None) -> int:
     vector.add_argument("--train-steps", type=int, default=8192, help="training steps per run (default 8192)")
     vector.add_argument("--train-rollout", type=int, default=2048, help="steps per rollout over all games (default 2048)")
     vector.add_argument("--torch-threads", type=int, default=1, help="torch.set_num_threads; 0 keeps torch's default (default 1: on a shared machine more threads thrash)")
+    vector.add_argument("--train-compile", action="store_true",
+                        help="also time selfplay with --compile (torch.compile of the loss; needs a C++ compiler)")
     vector.add_argument("--profile-train", action="store_true", help="also print a cProfile of the SB3VecEnv training run at the largest N")
     parser.add_argument("--plot", metavar="PNG", help="write a plot of le_dix decisions/s against N from this run's tables "
                         "(compiled engine, VectorEnv, DummyVecEnv; OpenSpiel's rl_environment and bare oh_hell as lines; needs matplotlib)")

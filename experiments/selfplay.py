@@ -73,6 +73,7 @@ class SelfPlayConfig:
     init: str | None = None  # a saved dixenv policy whose weights start the actor (a warm start)
     critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
     features: str | None = None  # a feature set appended to the observations (dixenv.agents.features), e.g. "cards"
+    compile: bool = False  # torch.compile the loss (faster updates after a compilation; needs a C++ compiler)
 
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -294,6 +295,17 @@ class SelfPlay:
             self.baseline = make_agent(cfg.game, cfg.baseline, env, seed=seed + 2)
         if cfg.init:
             self.load_actor(cfg.init)
+        self._losses = self._loss_terms
+        if cfg.compile:
+            # torch.compile (TorchInductor: C++ kernels, built by the machine's compiler) fuses the
+            # loss's small element-wise ops and their gradients, which dominate eager torch's time
+            # for networks this small: measured here at about 1.6x a minibatch at MaskablePPO's
+            # settings (experiments/bench.py --train). It costs tens of seconds of compilation at
+            # the start (and once more for a new minibatch size), and it needs a C++ compiler,
+            # hence an option.
+            import torch
+
+            self._losses = torch.compile(self._loss_terms)
         self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0, cfg.baseline_share)
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
@@ -412,6 +424,19 @@ class SelfPlay:
         return buf
 
     # -- updates -----------------------------------------------------------------------------------
+    def _loss_terms(self, x: Any, legal: Any, actions: Any, old_logp: Any, a: Any, ret: Any) -> tuple[Any, Any, Any]:
+        """A minibatch's clipped policy loss, value loss and entropy (CleanRL's PPO)."""
+        net, clip = self.net, self.cfg.clip
+        logp_all, probs = masked_log_softmax(net.actor(x), legal)
+        logp = logp_all.gather(1, actions[:, None])[:, 0]
+        entropy = -(probs * logp_all).sum(dim=1).mean()
+        if len(a) > 1:  # a last minibatch of one row has no spread (SB3 skips it the same way)
+            a = (a - a.mean()) / (a.std() + 1e-8)
+        ratio = (logp - old_logp).exp()
+        pg = self.net.torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
+        v_loss = 0.5 * ((net.critic(x)[:, 0] - ret) ** 2).mean()
+        return pg, v_loss, entropy
+
     def update(self, buf: Rollout) -> dict[str, float]:
         """CleanRL's PPO update over the rollout; returns the last minibatch's losses."""
         torch, cfg, net = self.net.torch, self.cfg, self.net
@@ -428,16 +453,7 @@ class SelfPlay:
             order = self.rng.permutation(m)
             for start in range(0, m, cfg.minibatch):
                 mb = torch.from_numpy(order[start : start + cfg.minibatch])
-                x = obs[mb]
-                logp_all, probs = masked_log_softmax(net.actor(x), legal[mb])
-                logp = logp_all.gather(1, actions[mb, None])[:, 0]
-                entropy = -(probs * logp_all).sum(dim=1).mean()
-                a = adv_t[mb]
-                if len(a) > 1:  # a last minibatch of one row has no spread (SB3 skips it the same way)
-                    a = (a - a.mean()) / (a.std() + 1e-8)
-                ratio = (logp - old_logp[mb]).exp()
-                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - cfg.clip, 1 + cfg.clip)).mean()
-                v_loss = 0.5 * ((net.critic(x)[:, 0] - ret_t[mb]) ** 2).mean()
+                pg, v_loss, entropy = self._losses(obs[mb], legal[mb], actions[mb], old_logp[mb], adv_t[mb], ret_t[mb])
                 loss = cfg.vf_coef * v_loss
                 if self.updates >= cfg.critic_warmup:  # the critic learns the loaded actor's values first
                     loss = loss + pg - cfg.ent_coef * entropy
@@ -565,6 +581,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes for the evaluations")
     p.add_argument("--out", type=Path, required=True, help="folder for final.npz/final.json and summary.json")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile the loss: faster updates after tens of seconds of compilation (needs a C++ compiler)")
     args = p.parse_args(argv)
     from dixenv.agents.registry import parse_key_values
 
@@ -573,7 +591,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          ent_coef=args.ent_coef, clip=args.clip, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
                          baseline=args.baseline, baseline_share=args.baseline_share,
                          epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
-                         init=args.init, critic_warmup=args.critic_warmup, features=args.features)
+                         init=args.init, critic_warmup=args.critic_warmup, features=args.features, compile=args.compile)
     run = SelfPlay(cfg, seed=args.seed)
     others = len(run.table.seats) - 1
     opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others

@@ -535,6 +535,21 @@ def test_bench_training_run_splits_its_time_into_env_rollout_and_updates():
     assert result.steps >= 32 and 0 < result.env_seconds < result.rollout_seconds < result.seconds
 
 
+@pytest.mark.parametrize("kind", ["selfplay", "selfplay+compile"])
+def test_bench_selfplay_runs_time_only_the_training_steps(kind):
+    pytest.importorskip("torch")
+    import shutil
+
+    if kind == "selfplay+compile" and not (shutil.which("g++") or shutil.which("c++")):
+        pytest.skip("torch.compile's CPU kernels need a C++ compiler")
+    from dixenv.experiments.bench import train_run
+
+    result = train_run(kind, "dixenv/DixSolo-v0", 4, {}, timesteps=64, rollout=32, seed=0)
+    # the compiled run's warm-up rollout (its compilation) is off the clock and out of the count
+    assert result.kind == kind and result.num_envs == 4 and 64 <= result.steps < 64 + 32
+    assert 0 < result.env_seconds < result.rollout_seconds < result.seconds
+
+
 def test_performance_doc_examples_and_prototype_run():
     """docs/guides/performance.md's Python blocks run, and its batched prototype keeps every card once."""
     import re

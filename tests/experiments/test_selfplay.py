@@ -379,3 +379,22 @@ def test_the_masked_softmax_matches_log_softmax_of_masked_logits_in_values_and_g
 def test_bad_settings_are_refused(bad, match):
     with pytest.raises(ValueError, match=match):
         _tiny(**bad)
+
+
+def test_the_compiled_loss_takes_the_same_steps_as_the_eager_one():
+    """--compile (torch.compile of the loss) changes the speed, not the update: the same rollout gives
+    the same weights after two updates (the second with a smaller last minibatch: a new shape)."""
+    pytest.importorskip("torch")
+    import shutil
+
+    if not (shutil.which("g++") or shutil.which("c++")):
+        pytest.skip("torch.compile's CPU kernels need a C++ compiler")
+    eager, compiled = (SelfPlay(_tiny(minibatch=48, epochs=2, compile=flag), seed=11) for flag in (False, True))
+    for _ in range(2):
+        buf_e, buf_c = eager.collect(), compiled.collect()
+        np.testing.assert_array_equal(buf_e.obs[:buf_e.size], buf_c.obs[:buf_c.size])
+        stats_e, stats_c = eager.update(buf_e), compiled.update(buf_c)
+        assert stats_e == pytest.approx(stats_c, rel=1e-4, abs=1e-6)
+    for (we, be), (wc, bc) in zip(eager.net.numpy_weights(), compiled.net.numpy_weights()):
+        np.testing.assert_allclose(wc, we, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(bc, be, rtol=1e-4, atol=1e-5)
