@@ -298,11 +298,11 @@ class SelfPlay:
         self._losses = self._loss_terms
         if cfg.compile:
             # torch.compile (TorchInductor: C++ kernels, built by the machine's compiler) fuses the
-            # loss's small element-wise ops and their gradients, which dominate eager torch's time
-            # for networks this small: measured here at about 1.6x a minibatch at MaskablePPO's
-            # settings (experiments/bench.py --train). It costs tens of seconds of compilation at
-            # the start (and once more for a new minibatch size), and it needs a C++ compiler,
-            # hence an option.
+            # loss's small element-wise ops and their gradients, which weigh most in eager torch's
+            # time for small networks and minibatches: the trainer ran 1.1-1.4x faster at
+            # MaskablePPO's settings (experiments/bench.py --train --train-compile). It costs seconds
+            # of compilation at the start (about 30 s without torch's cache; again for a new
+            # minibatch size) and needs a C++ compiler, hence an option.
             import torch
 
             self._losses = torch.compile(self._loss_terms)
@@ -433,7 +433,7 @@ class SelfPlay:
         if len(a) > 1:  # a last minibatch of one row has no spread (SB3 skips it the same way)
             a = (a - a.mean()) / (a.std() + 1e-8)
         ratio = (logp - old_logp).exp()
-        pg = self.net.torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
+        pg = net.torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
         v_loss = 0.5 * ((net.critic(x)[:, 0] - ret) ** 2).mean()
         return pg, v_loss, entropy
 
@@ -582,7 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True, help="folder for final.npz/final.json and summary.json")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--compile", action="store_true",
-                   help="torch.compile the loss: faster updates after tens of seconds of compilation (needs a C++ compiler)")
+                   help="torch.compile the loss: faster updates after seconds of compilation (needs a C++ compiler)")
     args = p.parse_args(argv)
     from dixenv.agents.registry import parse_key_values
 
