@@ -676,8 +676,8 @@ def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, roll
     entropy 0.01, rollouts of ``rollout`` steps).
 
     ``compile``: with ``--compile``'s torch.compile of the loss. Its compilation (the first rollout's
-    update, about half a minute; torch caches it on disk, so later runs compile faster) is done
-    before the clock starts and printed apart: the table is the trainer's speed once compiled."""
+    update: seconds, about half a minute without torch's on-disk cache) is done before the clock
+    starts and printed apart: the table is the trainer's speed once compiled."""
     from dixenv.experiments.selfplay import SelfPlay, SelfPlayConfig
     from dixenv.games import spec_of_gymnasium_id
 
@@ -710,7 +710,8 @@ def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, roll
 
 
 def train_run(kind: str, env_id: str, num_envs: int, options: dict, timesteps: int, rollout: int, seed: int, profiler: Any = None) -> TrainResult:
-    """Train MaskablePPO for ``timesteps`` on ``kind`` (SB3VecEnv or DummyVecEnv) of ``num_envs`` games, timing its parts."""
+    """Train for ``timesteps`` on ``num_envs`` games, timing its parts: MaskablePPO on ``kind`` SB3VecEnv or
+    DummyVecEnv, or ``experiments.selfplay``'s PPO for ``selfplay`` and ``selfplay+compile`` (``selfplay_run``)."""
     if kind in ("selfplay", "selfplay+compile"):
         return selfplay_run(env_id, num_envs, options, timesteps, rollout, seed, profiler, compile=kind != "selfplay")
     import gymnasium
