@@ -18,7 +18,7 @@ steps against the heuristics 0.305; the whole policy 0.320 on 1,000 unseen deals
 Cost: about 5 µs a row in batches of 256, 0.1 ms for one observation (numpy's per-call overhead). This is the expert-feature set-up of applied card-game RL
 (e.g. DouZero's and Suphx's hand-built planes); no library computes these for our layouts.
 
-Feature sets (``FEATURES``): le_dix ``cards`` (below) and dix_de_suite ``rack``
+Feature sets (``FEATURES``): le_dix ``cards`` and ``cards_bid`` (below) and dix_de_suite ``rack``
 (``agents/dix_de_suite_features.py``: the heuristic's chain-and-gap costs of each placement).
 """
 
@@ -129,8 +129,56 @@ class LeDixCardFeatures:
         return np.concatenate([p.astype(np.float32, copy=False) for p in parts], axis=1)
 
 
+class LeDixBidFeatures(LeDixCardFeatures):
+    """le_dix ``cards_bid``: the ``cards`` features, then the heuristic's bidding model's evaluation.
+
+    Why: with ``cards`` the policy's card play after PPO beat the heuristic's (0.305 when the
+    heuristic bid for it, one seat against three heuristics), but its own bids lagged (0.275 when it
+    bid and the heuristic played; ``phase_swap``, docs/results/training.md): its bid must come from
+    a per-card trick model over the unseen cards, the bids said and the opponents' record, which
+    the heuristic has, calibrated on self-play, and a network learns slowly from one-hots.
+
+    Appended after ``cards``, at the discard and bidding decisions only (0 everywhere else):
+
+    * ``trick_chance`` (52): per hand card, its chance of taking a trick this deal
+      (``LeDixHeuristic.hand_trick_chances``: hypergeometric over the unseen cards, then a logistic
+      calibration; a one-card hand exactly);
+    * ``expected_tricks`` (1): their sum / max_bid.
+
+    This is the heuristic's evaluation, not its move: its bid is the legal bid nearest
+    ``sum - 0.25`` (a one-card hand: nearest the chance) and its discard the card of least chance,
+    which a network can read off these numbers, as the dix_de_suite ``rack`` policy can read the
+    heuristic's placement off its gains. Unlike the other features it runs Python per row (the
+    model is a few dozen scalar formulas per card): about 0.35 ms a discard or bidding row, a
+    quarter of a 4-player game's decisions, so 0.09 ms a row on average (``cards``: 5 µs).
+    """
+
+    version = 1
+
+    def __init__(self, layout: Any, config: Any = None):
+        super().__init__(layout, config)
+        from types import SimpleNamespace
+
+        from dixenv.agents.le_dix_heuristic import LeDixHeuristic
+
+        self._model = LeDixHeuristic(SimpleNamespace(unwrapped=SimpleNamespace(layout=layout)))
+        self._max_bid = self.b - 1
+        self.names = self.names + [("trick_chance", 52), ("expected_tricks", 1)]
+        self.size = sum(size for _, size in self.names)
+
+    def compute(self, obs: np.ndarray) -> np.ndarray:
+        cards = super().compute(obs)
+        extra = np.zeros((len(obs), 53), dtype=np.float32)
+        phase = self._piece(obs, "phase", (4,))
+        for row in np.flatnonzero(phase[:, 1] + phase[:, 2] > 0):  # discard or bid
+            hand, chances = self._model.hand_trick_chances(obs[row])
+            extra[row, hand] = chances
+            extra[row, 52] = sum(chances) / self._max_bid
+        return np.concatenate([cards, extra], axis=1)
+
+
 #: Feature sets by game: name -> class built from the observation layout and the game's config.
-FEATURES: dict[str, dict[str, Any]] = {"le_dix": {"cards": LeDixCardFeatures},
+FEATURES: dict[str, dict[str, Any]] = {"le_dix": {"cards": LeDixCardFeatures, "cards_bid": LeDixBidFeatures},
                                        "dix_de_suite": {"rack": DixDeSuiteRackFeatures}}
 
 

@@ -426,6 +426,19 @@ class LeDixHeuristic:
         est = self._bid_scale * sum(self._card_probs(self.hand))
         return est + self._bid_offset
 
+    def hand_trick_chances(self, observation: np.ndarray) -> tuple[list[int], list[float]]:
+        """The hand of a flat observation and, per card, its chance of taking a trick this deal.
+
+        The bidding model (calibrated; a one-card hand exactly), as the bid and the discard use it:
+        ``bid_scale × sum + bid_offset`` is the estimate the bid rounds (``_estimate``). Read by the
+        le_dix ``cards_bid`` features (``agents/features.py``), which give a policy the evaluation,
+        not the bid.
+        """
+        self._decode(observation)
+        if len(self.hand) == 1:
+            return self.hand, [self._one_card_prob()]
+        return self.hand, self._card_probs(self.hand)
+
     def _choose_bid(self, bids: list[int]) -> int:
         """The legal bid closest to the estimate (ties: the lower bid)."""
         self.last_estimate = est = self._estimate()

@@ -566,7 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="points per unit of the margin, margin_dense and points rewards (default 10)")
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
     p.add_argument("--features", default=None,
-                   help="a feature set appended to the observations (dixenv.agents.features; le_dix: cards, dix_de_suite: rack)")
+                   help="a feature set appended to the observations (dixenv.agents.features; le_dix: cards, cards_bid; dix_de_suite: rack)")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--baseline", default=None, help="an agent that may take seats, e.g. heuristic (acts in Python)")

@@ -539,7 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sb3 (MaskablePPO against the opponents) or selfplay (PPO on the compiled engine, experiments.selfplay)")
     p.add_argument("--hint", help="advisor whose move the policy sees among its inputs (heuristic), or 'none'")
     p.add_argument("--features", help="feature set appended to the policy's observations (dixenv.agents.features; "
-                                      "le_dix: cards, dix_de_suite: rack), or 'none'")
+                                      "le_dix: cards, cards_bid; dix_de_suite: rack), or 'none'")
     p.add_argument("--net", help="hidden layer sizes, e.g. 256,256")
     p.add_argument("--ppo", action="append", default=[], metavar="KEY=VALUE", help="MaskablePPO argument, repeatable (e.g. learning_rate=3e-4)")
     p.add_argument("--eval-every", type=int, help="learner steps between evaluations (0: none)")

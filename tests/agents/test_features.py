@@ -79,6 +79,52 @@ def test_every_feature_matches_the_engines_state(players):
     assert all(count > 0 for count in seen.values()), seen
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_bid_features_are_the_heuristics_evaluation_at_discards_and_bids_only(players):
+    """``cards_bid``: the ``cards`` pieces, then per hand card the bidding model's trick chance and their sum,
+    at the discard and bidding decisions; the heuristic's own bid and discard follow from these numbers."""
+    from dixenv.agents.le_dix_heuristic import LeDixHeuristic
+    from dixenv.games.le_dix import actions as A
+
+    env = le_dix_v0.env(num_players=players)
+    cards, bid = Featurizer(env, "cards"), Featurizer(env, "cards_bid")
+    assert bid.size == cards.size + 53
+    heuristic = LeDixHeuristic(env)
+    phase = env.unwrapped.layout.slices["phase"]
+    max_bid = bid.features.b - 1
+    seen = {"choice": 0, "discard": 0, "bid": 0, "one_card_bid": 0, "play": 0}
+    for game in range(2):
+        env.reset(seed=700 + 10 * players + game)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            o = obs["observation"]
+            row = bid.extend_batch(o[None, :])[0]
+            assert np.array_equal(row[:bid.obs_size + cards.size], cards.extend_batch(o[None, :])[0])
+            got = feature_pieces(bid, row)
+            action = heuristic.act(obs)
+            hand = np.flatnonzero(o[:52])
+            chance, total = got["trick_chance"], got["expected_tricks"][0]
+            kind = ("choice", "discard", "bid", "play")[int(np.argmax(o[phase]))]
+            if kind in ("choice", "play"):
+                assert not chance.any() and total == 0
+            else:
+                assert not np.delete(chance, hand).any() and ((chance[hand] >= 0) & (chance[hand] <= 1)).all()
+                assert total == pytest.approx(chance.sum() / max_bid, abs=1e-5)
+            if kind == "discard" and len(np.flatnonzero(obs["action_mask"])) > 1:
+                assert action - A.DISCARD_BASE == hand[np.argmin(chance[hand])]  # the card of least chance
+            if kind == "bid" and len(np.flatnonzero(obs["action_mask"])) > 1:
+                one = len(hand) == 1
+                estimate = chance.sum() + (0.0 if one else heuristic.params["bid_offset"])
+                assert heuristic.last_estimate == pytest.approx(estimate, abs=1e-5)
+                seen["one_card_bid"] += one
+            seen[kind] += 1
+            env.step(action)
+    assert all(count > 0 for count in seen.values()), seen
+
+
 def test_features_for_a_batch_are_the_features_of_each_row():
     env = le_dix_v0.env(num_players=4)
     env.reset(seed=3)
@@ -161,6 +207,7 @@ def test_a_policy_with_features_is_refused_without_its_env_or_with_a_wrong_size(
 
 @pytest.mark.parametrize("game, module, options, name", [
     ("le_dix", "le_dix_v0", {"num_players": 4}, "cards"),
+    ("le_dix", "le_dix_v0", {"num_players": 4}, "cards_bid"),
     ("dix_de_suite", "dix_de_suite_v0", {"num_players": 2}, "rack"),
 ])
 def test_a_policy_records_the_version_of_its_features_and_another_version_is_refused(tmp_path, monkeypatch, game, module,
@@ -169,7 +216,7 @@ def test_a_policy_records_the_version_of_its_features_and_another_version_is_ref
 
     from dixenv.agents import features as F
 
-    env = getattr(importlib.import_module("dixenv"), module).env(**options)
+    env = importlib.import_module(f"dixenv.{module}").env(**options)
     featurizer = Featurizer(env, name)
     size, actions = featurizer.obs_size + featurizer.size, env.action_space(env.possible_agents[0]).n
     meta = policy_metadata(f"dixenv/{game}", options, env, features=name)
