@@ -696,8 +696,7 @@ def selfplay_run(env_id: str, num_envs: int, options: dict, timesteps: int, roll
         t0 = time.perf_counter()
         run.update(run.collect())  # the compilation, off the clock
         print(f"  selfplay --compile at N={num_envs}: compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-        run.steps = run.updates = run.games = 0
-        run.env_seconds = run.learn_seconds = 0.0
+        run.reset_counters()
     start = time.perf_counter()
     if profiler is not None:
         profiler.enable()

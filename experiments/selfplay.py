@@ -307,9 +307,16 @@ class SelfPlay:
 
             self._losses = torch.compile(self._loss_terms)
         self.table.deal_owners(np.arange(cfg.num_games), 0.0, 0, cfg.baseline_share)
+        self.reset_counters()
+        self.results: list[float] = []  # the learner's results in finished games against snapshots or the baseline
+
+    def reset_counters(self) -> None:
+        """Zero what ``train`` counts and reports: steps, updates, games, env and learn seconds.
+
+        The bench calls it after an untimed first update (the ``--compile`` warm-up).
+        """
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
-        self.results: list[float] = []  # the learner's results in finished games against snapshots or the baseline
 
     def load_actor(self, path: str | Path) -> None:
         """Start the actor from a saved dixenv policy (``ValueError`` unless it was made for this table and net)."""

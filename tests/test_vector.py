@@ -538,10 +538,10 @@ def test_bench_training_run_splits_its_time_into_env_rollout_and_updates():
 @pytest.mark.parametrize("kind", ["selfplay", "selfplay+compile"])
 def test_bench_selfplay_runs_time_only_the_training_steps(kind):
     pytest.importorskip("torch")
-    import shutil
+    from tests.skips import skip_without_cxx
 
-    if kind == "selfplay+compile" and not (shutil.which("g++") or shutil.which("c++")):
-        pytest.skip("torch.compile's CPU kernels need a C++ compiler")
+    if kind == "selfplay+compile":
+        skip_without_cxx()
     from dixenv.experiments.bench import train_run
 
     result = train_run(kind, "dixenv/DixSolo-v0", 4, {}, timesteps=64, rollout=32, seed=0)

@@ -385,10 +385,9 @@ def test_the_compiled_loss_takes_the_same_steps_as_the_eager_one():
     """--compile (torch.compile of the loss) changes the speed, not the update: the same rollout gives
     the same weights after two updates (the second with a smaller last minibatch: a new shape)."""
     pytest.importorskip("torch")
-    import shutil
+    from tests.skips import skip_without_cxx
 
-    if not (shutil.which("g++") or shutil.which("c++")):
-        pytest.skip("torch.compile's CPU kernels need a C++ compiler")
+    skip_without_cxx()
     eager, compiled = (SelfPlay(_tiny(minibatch=48, epochs=2, compile=flag), seed=11) for flag in (False, True))
     for _ in range(2):
         buf_e, buf_c = eager.collect(), compiled.collect()
