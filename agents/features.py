@@ -24,12 +24,14 @@ Feature sets (``FEATURES``): le_dix ``cards`` and ``cards_bid`` (below) and dix_
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from dixenv.agents.base import aec_env
 from dixenv.agents.dix_de_suite_features import DixDeSuiteRackFeatures
+from dixenv.agents.le_dix_heuristic import LeDixHeuristic
 
 NUM_CARDS, NUM_RANKS = 52, 13
 
@@ -157,10 +159,7 @@ class LeDixBidFeatures(LeDixCardFeatures):
 
     def __init__(self, layout: Any, config: Any = None):
         super().__init__(layout, config)
-        from types import SimpleNamespace
-
-        from dixenv.agents.le_dix_heuristic import LeDixHeuristic
-
+        # The heuristic reads only ``env.unwrapped.layout`` from its env; features are built from the layout.
         self._model = LeDixHeuristic(SimpleNamespace(unwrapped=SimpleNamespace(layout=layout)))
         self._max_bid = self.b - 1
         self.names = self.names + [("trick_chance", 52), ("expected_tricks", 1)]

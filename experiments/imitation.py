@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from dixenv.experiments.workers import one_thread_per_worker
+
 
 @dataclass
 class Demonstrations:
@@ -138,7 +140,7 @@ def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
         return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share, hint, features)
     import multiprocessing as mp
 
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
+    with one_thread_per_worker(), ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
         parts = list(ex.map(_collect_chunk, [env_id] * workers, [options] * workers, [agent] * workers, per, seeds,
                             [learner] * workers, [expert_share] * workers, [hint] * workers, [features] * workers))
     return Demonstrations.concatenate(parts)

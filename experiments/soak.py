@@ -49,6 +49,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dixenv.experiments.progress import progress_bar
+from dixenv.experiments.workers import one_thread_per_worker
 
 
 
@@ -598,7 +599,7 @@ def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool =
             for chunk in chunks:
                 add(work(chunk))
         else:
-            with mp.get_context("spawn").Pool(workers) as pool:
+            with one_thread_per_worker(), mp.get_context("spawn").Pool(workers) as pool:
                 for part in pool.imap_unordered(work, chunks):
                     add(part)
     finally:

@@ -35,6 +35,7 @@ import numpy as np
 from dixenv.agents.registry import env_module, make_agent, resolve_game
 from dixenv.experiments.game_stats import make_hook
 from dixenv.experiments.progress import progress_bar
+from dixenv.experiments.workers import one_thread_per_worker
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -227,7 +228,7 @@ def run_tasks(
             # broken state and hangs at its first tensor operation when the parent already ran
             # one (a policy agent is built in the parent to check it, before the pool starts).
             ctx = mp.get_context(start_method or "spawn")
-            with ctx.Pool(workers) as pool:
+            with one_thread_per_worker(), ctx.Pool(workers) as pool:
                 for recs in pool.imap_unordered(_play_chunk, chunks):
                     records.extend(recs)
                     bar.update(len(recs))

@@ -1,0 +1,33 @@
+"""Worker processes with one BLAS and OpenMP thread each.
+
+Why: tournaments, demonstrations and soaks run one worker process per core, and a policy agent's
+forward pass on one observation is a small matrix product. OpenBLAS splits a product above its
+size threshold over every core (a 1,828-input first layer, the le_dix ``cards_bid`` policy's, is
+above it; the 1,775-input ``cards`` one is not), and with each core already running a worker those
+threads wait on each other: 3.11 ms a move against 0.35 with one thread, 200 le_dix games in 21.0 s
+against 5.5 s (two workers on the 2-core machine, 2026-12-07; CHANGELOG). joblib's worker
+pools cap their workers' BLAS threads for the same reason. The cap reaches a spawned worker
+through its environment, which it reads when it imports numpy or torch; a value the user set is
+kept.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterator
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextmanager
+def one_thread_per_worker() -> Iterator[None]:
+    """While open, processes started here get 1 for each of ``THREAD_VARIABLES`` the user has not set."""
+    unset = [name for name in THREAD_VARIABLES if name not in os.environ]
+    for name in unset:
+        os.environ[name] = "1"
+    try:
+        yield
+    finally:
+        for name in unset:
+            os.environ.pop(name, None)
