@@ -7,8 +7,9 @@ above it; the 1,775-input ``cards`` one is not), and with each core already runn
 threads wait on each other: 3.11 ms a move against 0.35 with one thread, 200 le_dix games in 21.0 s
 against 5.5 s (two workers on the 2-core machine, 2026-12-07; CHANGELOG). joblib's worker
 pools cap their workers' BLAS threads for the same reason. The cap reaches a spawned worker
-through its environment, which it reads when it imports numpy or torch; a value the user set is
-kept.
+through its environment, which it reads when it imports numpy or torch (a forked worker keeps its
+parent's thread pools: the pools here spawn); a value the user set is kept. One thread a worker
+is also what a single-row forward pass wants when workers are fewer than cores.
 """
 
 from __future__ import annotations
