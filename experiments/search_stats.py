@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -39,7 +38,7 @@ import numpy as np
 
 from dixenv.games import game_names
 from dixenv.experiments.tournament import Z95, derive_seed, mean_ci, run_tournament, to_jsonable, wilson_interval
-from dixenv.experiments.workers import one_thread_per_worker
+from dixenv.experiments.workers import worker_pool
 
 
 
@@ -205,7 +204,7 @@ def openspiel_match(
                 print(f"{len(results)} pairs: made ours {mine:.3f}, openspiel {theirs:.3f}", file=sys.stderr, flush=True)
 
     if workers > 1 and pairs > 1:
-        with one_thread_per_worker(), mp.get_context("spawn").Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             collect(pool.imap(_openspiel_pair, jobs))  # in pair order
     else:
         collect(map(_openspiel_pair, jobs))

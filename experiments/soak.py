@@ -38,7 +38,6 @@ import argparse
 import importlib
 import json
 import math
-import multiprocessing as mp
 import sys
 import time
 import traceback
@@ -49,7 +48,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dixenv.experiments.progress import progress_bar
-from dixenv.experiments.workers import one_thread_per_worker
+from dixenv.experiments.workers import worker_pool
 
 
 
@@ -599,7 +598,7 @@ def run(games: dict[str, int], seed: int = 0, workers: int = 1, progress: bool =
             for chunk in chunks:
                 add(work(chunk))
         else:
-            with one_thread_per_worker(), mp.get_context("spawn").Pool(workers) as pool:
+            with worker_pool(workers) as pool:
                 for part in pool.imap_unordered(work, chunks):
                     add(part)
     finally:

@@ -23,7 +23,6 @@ import csv
 import hashlib
 import json
 import math
-import multiprocessing as mp
 import os
 import time
 from dataclasses import dataclass, field
@@ -35,7 +34,7 @@ import numpy as np
 from dixenv.agents.registry import env_module, make_agent, resolve_game
 from dixenv.experiments.game_stats import make_hook
 from dixenv.experiments.progress import progress_bar
-from dixenv.experiments.workers import one_thread_per_worker
+from dixenv.experiments.workers import worker_pool
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -227,8 +226,7 @@ def run_tasks(
             # spawn by default: a forked worker inherits the parent's torch/OpenMP thread pools in a
             # broken state and hangs at its first tensor operation when the parent already ran
             # one (a policy agent is built in the parent to check it, before the pool starts).
-            ctx = mp.get_context(start_method or "spawn")
-            with one_thread_per_worker(), ctx.Pool(workers) as pool:
+            with worker_pool(workers, start_method or "spawn") as pool:
                 for recs in pool.imap_unordered(_play_chunk, chunks):
                     records.extend(recs)
                     bar.update(len(recs))

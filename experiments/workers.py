@@ -14,8 +14,10 @@ is also what a single-row forward pass wants when workers are fewer than cores.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 from contextlib import contextmanager
+from multiprocessing.pool import Pool
 from typing import Iterator
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -32,3 +34,14 @@ def one_thread_per_worker() -> Iterator[None]:
     finally:
         for name in unset:
             os.environ.pop(name, None)
+
+
+@contextmanager
+def worker_pool(workers: int, start_method: str = "spawn") -> Iterator[Pool]:
+    """A ``multiprocessing`` pool of ``workers`` processes started under ``one_thread_per_worker``.
+
+    ``spawn`` by default: a forked worker inherits its parent's torch/OpenMP thread pools (and
+    hangs at its first tensor operation once the parent ran one) and ignores the cap.
+    """
+    with one_thread_per_worker(), mp.get_context(start_method).Pool(workers) as pool:
+        yield pool

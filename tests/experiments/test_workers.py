@@ -26,6 +26,7 @@ def test_the_tournament_starts_its_workers_under_the_cap(monkeypatch):
     from contextlib import contextmanager
 
     import dixenv.experiments.tournament as T
+    import dixenv.experiments.workers as W
 
     entered = []
 
@@ -36,7 +37,7 @@ def test_the_tournament_starts_its_workers_under_the_cap(monkeypatch):
             yield
 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
-    monkeypatch.setattr(T, "one_thread_per_worker", recording)
+    monkeypatch.setattr(W, "one_thread_per_worker", recording)
     results = T.run_tournament("dix_de_suite", ["random", "random"], 4, {"num_players": 2}, workers=2, seed=1)
     assert entered == ["1"] and len(results.records) == 4
     T.run_tournament("dix_de_suite", ["random", "random"], 2, {"num_players": 2}, workers=1, seed=1)
