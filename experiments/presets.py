@@ -31,6 +31,7 @@ class Preset:
     warm_start_games: int = 2000
     warm_start_epochs: int = 15
     warm_start_smoothing: float = 0.0  # label smoothing over the legal moves while cloning (keeps PPO exploring)
+    warm_start_targets: str = "move"  # clone the warm-start agent's move, or (ismcts) its share of root visits: "visits"
     dagger_rounds: int = 0  # DAgger rounds after the cloning: the clone plays, the warm-start agent labels
     dagger_games: int = 1000  # games per DAgger round
     dagger_epochs: int = 5  # epochs over all the demonstrations so far, after each round
@@ -52,6 +53,10 @@ class Preset:
             raise ValueError(f"unknown trainer {self.trainer!r}; trainers: {list(TRAINERS)}")
         if self.hint and self.features:
             raise ValueError(f"a preset takes a hint ({self.hint!r}) or features ({self.features!r}), not both")
+        if self.warm_start:
+            from dixenv.experiments.imitation import check_targets
+
+            check_targets(self.warm_start_targets, self.warm_start)
         if self.trainer == "selfplay":
             if self.hint:
                 raise ValueError(f"the selfplay trainer's policies play from the observation alone: no hint ({self.hint!r})")

@@ -185,7 +185,8 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
         count = games // len(seats) + (k < games % len(seats))
         if count:
             parts.append(collect(preset.env_id, opts, preset.warm_start, count, seed=seed + 100_000 * k, workers=workers,
-                                 learner=learner, expert_share=0.0, hint=preset.hint, features=preset.features))
+                                 learner=learner, expert_share=0.0, hint=preset.hint, features=preset.features,
+                                 targets=preset.warm_start_targets))
     return Demonstrations.concatenate(parts)
 
 
@@ -198,7 +199,7 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
     demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
     collected = time.perf_counter() - start
     history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed, smoothing=preset.warm_start_smoothing)
-    info = {"agent": preset.warm_start, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
+    info = {"agent": preset.warm_start, "targets": preset.warm_start_targets, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
             "pretrain_seconds": time.perf_counter() - start - collected, "accuracy": history[-1]["accuracy"]}
     log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions) in {collected:.0f} s; "
         f"cloned to {info['accuracy']:.1%} accuracy in {info['pretrain_seconds']:.0f} s")
@@ -531,6 +532,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--warm-start-epochs", type=int, help="behaviour-cloning epochs over the demonstrations")
     p.add_argument("--warm-start-smoothing", type=float,
                    help="label smoothing over the legal moves while cloning (0..1; keeps the clone exploring in PPO)")
+    p.add_argument("--warm-start-targets", choices=["move", "visits"],
+                   help="what the clone learns: the warm-start agent's move (default), or an ismcts's share of root visits per move")
     p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points", "margin"],
@@ -566,7 +569,7 @@ def preset_from_args(args: argparse.Namespace) -> Preset:
     if args.opponents:
         parse_opponents(args.opponents)  # fails early on a bad list
         changes["opponents"] = tuple(args.opponents)
-    for name in ("trainer", "self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "warm_start_smoothing", "dagger_rounds", "dagger_games", "train_reward",
+    for name in ("trainer", "self_play", "snapshot_every", "pool_size", "timesteps", "n_envs", "warm_start_games", "warm_start_epochs", "warm_start_smoothing", "warm_start_targets", "dagger_rounds", "dagger_games", "train_reward",
                  "eval_every", "eval_games", "final_games"):
         value = getattr(args, name)
         if value is not None:

@@ -175,3 +175,14 @@ def test_the_selfplay_trainer_starts_from_the_clone_and_ends_with_the_same_table
 def test_the_selfplay_trainer_refuses_what_it_cannot_do(args, message, capsys):
     with pytest.raises(SystemExit, match=message):
         train.main(args + ["--no-progress", "--timesteps", "1"])
+
+
+def test_visit_targets_reach_the_preset_and_need_a_tree_search(capsys):
+    args = train.build_parser().parse_args(["--preset", "le_dix", "--hint", "none", "--warm-start", "ismcts:iterations=50",
+                                            "--warm-start-targets", "visits"])
+    assert train.preset_from_args(args).warm_start_targets == "visits"
+    with pytest.raises(SystemExit, match="needs a tree search"):
+        train.main(["--preset", "le_dix", "--hint", "none", "--warm-start-targets", "visits", "--no-progress", "--timesteps", "1"])
+    with pytest.raises(SystemExit):  # argparse names the allowed values
+        train.main(["--warm-start-targets", "best", "--no-progress"])
+    assert "invalid choice: 'best' (choose from" in capsys.readouterr().err

@@ -9,7 +9,7 @@ import pytest
 import dixenv  # noqa: F401  (registers the ids)
 from dixenv.agents.policy import Policy, policy_metadata
 from dixenv.agents.registry import make_agent
-from dixenv.experiments.imitation import collect
+from dixenv.experiments.imitation import Demonstrations, collect
 
 ENV_ID, OPTIONS = "dixenv/LeDix-v0", {"num_players": 3, "opponents": "random"}
 
@@ -108,3 +108,105 @@ def test_the_cloning_loss_is_the_masked_cross_entropy(smoothing):
         accuracy = float((logits.argmax(1) == torch.as_tensor(demos.actions)).float().mean())
     assert history[0]["policy_loss"] == pytest.approx(expected, rel=1e-4)
     assert history[0]["accuracy"] == pytest.approx(accuracy)
+
+
+# --- the search's visit shares as targets (expert iteration) ---------------------------------------------
+SEARCH = "ismcts:iterations=40"  # the Python tree: no numba needed
+
+
+def test_visit_targets_are_the_searchs_share_of_root_visits_in_the_positions_it_played():
+    demos = collect(ENV_ID, OPTIONS, SEARCH, games=1, seed=5, targets="visits")
+    assert demos.targets.shape == demos.masks.shape and demos.targets.dtype == np.float32
+    # Replay the game: the same agent (same seed) in the same positions gives the same visits.
+    env = gymnasium.make(ENV_ID, **OPTIONS)
+    agent = make_agent("le_dix", SEARCH, env.unwrapped.aec, seed=5)
+    obs, info = env.reset(seed=5)
+    for i in range(len(demos)):
+        assert np.array_equal(obs, demos.observations[i])
+        action = int(agent.act({"observation": obs, "action_mask": info["action_mask"]}))
+        assert action == demos.actions[i]
+        visits = agent.last_search["visits"]
+        total = sum(visits.values())
+        expected = np.zeros(len(info["action_mask"]), dtype=np.float32)
+        for a, n in visits.items():
+            expected[a] = n / total
+        np.testing.assert_allclose(demos.targets[i], expected, rtol=1e-6)
+        assert demos.targets[i][action] == demos.targets[i].max(), "ucb picks the most visited move"
+        obs, *_, info = env.step(action)
+    assert np.all(demos.targets[~demos.masks] == 0) and np.allclose(demos.targets.sum(1), 1.0)
+
+
+def test_visit_targets_put_everything_on_the_move_where_the_agent_did_not_search():
+    class Unsearched:
+        last_search = {"iterations": 0, "searched": False}
+
+    from dixenv.experiments.imitation import _visit_shares
+
+    shares = _visit_shares(Unsearched(), 2, np.array([0, 1, 1, 1], dtype=bool))
+    assert shares.tolist() == [0.0, 0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("targets, agent, message", [
+    ("best", SEARCH, r"targets must be one of \('move', 'visits'\), got 'best'"),
+    ("visits", "heuristic", "needs a tree search"),
+    ("visits", "pimc:iterations=40", "needs a tree search"),
+])
+def test_bad_targets_are_refused(targets, agent, message):
+    with pytest.raises(ValueError, match=message):
+        collect(ENV_ID, OPTIONS, agent, games=1, targets=targets)
+
+
+def test_demonstrations_with_and_without_targets_do_not_mix():
+    with_targets = collect(ENV_ID, OPTIONS, SEARCH, games=1, seed=1, targets="visits")
+    without = collect(ENV_ID, OPTIONS, "heuristic", games=1, seed=1)
+    both = Demonstrations.concatenate([with_targets, with_targets])
+    assert len(both.targets) == 2 * len(with_targets)
+    with pytest.raises(ValueError, match="with and without move distributions"):
+        Demonstrations.concatenate([with_targets, without])
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_the_soft_target_loss_is_the_cross_entropy_to_the_visit_shares(smoothing):
+    """lr 0: the reported loss is the masked cross-entropy to the targets; one-hot targets give the hard-label loss."""
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import dataclasses
+
+    import torch.nn.functional as F
+
+    from dixenv.experiments.imitation import pretrain
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    demos = collect(ENV_ID, OPTIONS, SEARCH, games=1, seed=3, targets="visits")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", SB3VecEnv(VectorEnv(ENV_ID, 2, **OPTIONS)), seed=0, device="cpu",
+                                    policy_kwargs={"net_arch": [32]})
+    policy = model.policy
+    with torch.no_grad():
+        latent = policy.mlp_extractor(policy.extract_features(torch.as_tensor(demos.observations), policy.pi_features_extractor))[0]
+        logp = F.log_softmax(policy.action_net(latent).masked_fill(~torch.as_tensor(demos.masks), -1e9), -1)
+    legal = torch.as_tensor(demos.masks, dtype=torch.float32)
+    spread = torch.where(legal > 0, logp, 0.0).sum(1) / legal.sum(1)
+    soft = (torch.as_tensor(demos.targets) * torch.where(legal > 0, logp, 0.0)).sum(1)
+    history = pretrain(model, demos, epochs=1, learning_rate=0.0, smoothing=smoothing, batch_size=16)
+    assert history[0]["policy_loss"] == pytest.approx(float(-((1 - smoothing) * soft + smoothing * spread).mean()), rel=1e-4)
+    one_hot = dataclasses.replace(demos, targets=np.eye(demos.masks.shape[1], dtype=np.float32)[demos.actions])
+    hard = dataclasses.replace(demos, targets=None)
+    assert (pretrain(model, one_hot, epochs=1, learning_rate=0.0, smoothing=smoothing)[0]["policy_loss"]
+            == pytest.approx(pretrain(model, hard, epochs=1, learning_rate=0.0, smoothing=smoothing)[0]["policy_loss"], rel=1e-5))
+
+
+def test_cloning_visit_shares_moves_the_policy_towards_the_distribution():
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from dixenv.experiments.imitation import pretrain
+    from dixenv.vector import SB3VecEnv, VectorEnv
+
+    demos = collect(ENV_ID, OPTIONS, SEARCH, games=2, seed=4, targets="visits")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", SB3VecEnv(VectorEnv(ENV_ID, 2, **OPTIONS)), seed=0, device="cpu",
+                                    policy_kwargs={"net_arch": [64]})
+    history = pretrain(model, demos, epochs=200, learning_rate=3e-3)
+    entropy = -(demos.targets * np.log(np.where(demos.targets > 0, demos.targets, 1.0))).sum(1).mean()
+    # The cross-entropy falls towards its floor, the targets' own entropy (where a hard label's floor is 0).
+    assert history[-1]["policy_loss"] < history[0]["policy_loss"]
+    assert history[-1]["policy_loss"] == pytest.approx(entropy, abs=0.05)
+    assert entropy > 0.1, "the search's visits are spread over several moves"
