@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -64,6 +65,51 @@ class Demonstrations:
             out[i] = running
         return out
 
+    def save(self, path: str | Path) -> Path:
+        """Write the demonstrations to ``path`` (``.npz``, compressed; arrays only, no pickled objects)."""
+        arrays = {name: getattr(self, name) for name in _ARRAYS}
+        arrays["episodes"] = np.array(self.episodes, dtype=np.int64)
+        if self.targets is not None:
+            arrays["targets"] = self.targets
+        path = Path(path)
+        np.savez_compressed(path, **arrays)
+        return path if path.suffix == ".npz" else path.with_name(path.name + ".npz")
+
+    @staticmethod
+    def load(path: str | Path) -> "Demonstrations":
+        """Read what ``save`` wrote; a file with missing, extra or malformed arrays is refused, naming them.
+        Nothing in the file is executed (``allow_pickle=False``)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a demonstrations file written by Demonstrations.save ({exc})") from exc
+        expected = set(_ARRAYS) | {"episodes"}
+        missing, extra = expected - set(arrays), set(arrays) - expected - {"targets"}
+        if missing or extra:
+            raise ValueError(f"{path}: demonstrations need the arrays {sorted(expected)} (and optionally targets); "
+                             f"missing {sorted(missing)}, unexpected {sorted(extra)}")
+        k = len(arrays["actions"])
+        shapes = {"observations": 2, "masks": 2, "actions": 1, "rewards": 1, "dones": 1, "targets": 2}
+        for name, ndim in shapes.items():
+            if name in arrays and (arrays[name].ndim != ndim or len(arrays[name]) != k):
+                raise ValueError(f"{path}: {name} has shape {arrays[name].shape}; expected {ndim} dimensions and {k} rows (one per action)")
+        kinds = {"observations": "f", "masks": "b", "actions": "i", "rewards": "f", "dones": "b", "targets": "f", "episodes": "i"}
+        for name, kind in kinds.items():
+            if name in arrays and arrays[name].dtype.kind != kind:
+                raise ValueError(f"{path}: {name} has dtype {arrays[name].dtype}; expected kind {kind!r}")
+        if "targets" in arrays and arrays["targets"].shape != arrays["masks"].shape:
+            raise ValueError(f"{path}: targets have shape {arrays['targets'].shape}, the masks {arrays['masks'].shape}")
+        actions, masks = arrays["actions"], arrays["masks"]
+        if k and (actions.min() < 0 or actions.max() >= masks.shape[1] or not masks[np.arange(k), actions].all()):
+            raise ValueError(f"{path}: some actions are not legal under their masks")
+        targets = arrays.get("targets")
+        if targets is not None and (np.any(targets[~masks] != 0) or not np.allclose(targets.sum(axis=1), 1.0, atol=1e-4)):
+            raise ValueError(f"{path}: targets must be distributions over the legal moves (0 where the mask is, rows summing to 1)")
+        return Demonstrations(arrays["observations"].astype(np.float32, copy=False), arrays["masks"],
+                              arrays["actions"].astype(np.int64, copy=False), arrays["rewards"].astype(np.float32, copy=False),
+                              arrays["dones"], int(arrays["episodes"]), arrays.get("targets"))
+
     @staticmethod
     def concatenate(parts: list["Demonstrations"]) -> "Demonstrations":
         if len({p.targets is None for p in parts}) > 1:
@@ -78,6 +124,9 @@ class Demonstrations:
             None if parts[0].targets is None else np.concatenate([p.targets for p in parts]),
         )
 
+
+#: The per-decision arrays of ``Demonstrations``, in the order of its fields.
+_ARRAYS = ("observations", "masks", "actions", "rewards", "dones")
 
 #: What ``collect`` records as the teacher's choice: its move, or its search's visit shares too.
 TARGETS = ("move", "visits")

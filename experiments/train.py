@@ -190,18 +190,41 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
     return Demonstrations.concatenate(parts)
 
 
-def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, out: Path, metadata: dict[str, Any]) -> dict[str, Any]:
-    """Behaviour cloning of ``preset.warm_start`` in every learner seat (the critic on the returns), then DAgger rounds."""
+def check_demonstrations(demos: Any, preset: Preset, model: Any, where: str) -> None:
+    """Refuse demonstrations that do not fit the run: other inputs or actions, or other targets."""
+    inputs, actions = model.observation_space.shape[0], model.action_space.n
+    if demos.observations.shape[1] != inputs or demos.masks.shape[1] != actions:
+        raise ValueError(f"{where}: {demos.observations.shape[1]} inputs and {demos.masks.shape[1]} actions, but this run's "
+                         f"policy has {inputs} and {actions} (another game, table, hint or feature set?)")
+    has_targets = demos.targets is not None
+    if has_targets != (preset.warm_start_targets == "visits"):
+        raise ValueError(f"{where}: {'visit shares' if has_targets else 'moves only'}, but --warm-start-targets is "
+                         f"{preset.warm_start_targets!r}; give --warm-start-targets {'visits' if has_targets else 'move'}")
+
+
+def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, out: Path, metadata: dict[str, Any],
+               demonstrations: Any = None, save_demonstrations: bool = False) -> dict[str, Any]:
+    """Behaviour cloning of ``preset.warm_start`` in every learner seat (the critic on the returns), then DAgger rounds.
+
+    ``demonstrations`` (``imitation.Demonstrations``, e.g. loaded from a file): clone these instead of
+    collecting ``preset.warm_start_games`` games. ``save_demonstrations``: write everything cloned,
+    DAgger rounds included, to ``out/demonstrations.npz`` (a search's labels cost minutes of CPU per
+    thousand games; fitted again from the file, they cost nothing)."""
     from dixenv.agents.policy import from_sb3
     from dixenv.experiments.imitation import Demonstrations, pretrain
 
     start = time.perf_counter()
-    demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
+    if demonstrations is not None:
+        check_demonstrations(demonstrations, preset, model, "the demonstrations given")
+        demos = demonstrations
+    else:
+        demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
     collected = time.perf_counter() - start
     history = pretrain(model, demos, epochs=preset.warm_start_epochs, seed=seed, smoothing=preset.warm_start_smoothing)
     info = {"agent": preset.warm_start, "targets": preset.warm_start_targets, "games": demos.episodes, "decisions": len(demos), "collect_seconds": collected,
             "pretrain_seconds": time.perf_counter() - start - collected, "accuracy": history[-1]["accuracy"]}
-    log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions) in {collected:.0f} s; "
+    source = "given" if demonstrations is not None else f"played in {collected:.0f} s"
+    log(f"warm start: {demos.episodes} games of {preset.warm_start} ({len(demos):,} decisions, {source}); "
         f"cloned to {info['accuracy']:.1%} accuracy in {info['pretrain_seconds']:.0f} s")
     for r in range(preset.dagger_rounds):
         t0 = time.perf_counter()
@@ -213,7 +236,11 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
         log(f"DAgger round {r + 1}: {new.episodes} games played by the clone, labelled by {preset.warm_start}; "
             f"{len(demos):,} decisions in all, accuracy {history[-1]['accuracy']:.1%} ({time.perf_counter() - t0:.0f} s)")
     info.update(dagger_rounds=preset.dagger_rounds, dagger_games=preset.dagger_games, decisions=len(demos),
-                accuracy=history[-1]["accuracy"], seconds=time.perf_counter() - start)
+                accuracy=history[-1]["accuracy"], seconds=time.perf_counter() - start,
+                loaded=demonstrations is not None)
+    if save_demonstrations:
+        path = demos.save(out / "demonstrations.npz")
+        log(f"demonstrations: {len(demos):,} decisions written to {path}")
     return info
 
 
@@ -263,8 +290,11 @@ def _relative(part: str, run: str) -> str:
 
 
 def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: bool = True, log: Any = print,
-          command_args: Sequence[str] | None = None) -> dict[str, Any]:
+          command_args: Sequence[str] | None = None, demonstrations: Any = None,
+          save_demonstrations: bool = False) -> dict[str, Any]:
     """Run the whole pipeline of the module docstring; returns the summary (also written to ``out/summary.json``).
+
+    ``demonstrations`` and ``save_demonstrations``: the warm start's (``warm_start``).
 
     ``command_args``: the command-line arguments recorded in the policy's metadata (default
     ``sys.argv[1:]``), as ``recorded_command`` writes them: without ``--out`` or absolute paths.
@@ -308,7 +338,7 @@ def train(preset: Preset, out: Path, seed: int = 0, workers: int = 2, progress: 
 
     ws_info = None
     if preset.warm_start:
-        ws_info = warm_start(preset, model, seed, workers, log, out, metadata)
+        ws_info = warm_start(preset, model, seed, workers, log, out, metadata, demonstrations, save_demonstrations)
     timings["warm_start"] = time.perf_counter() - t0
     if preset.trainer == "selfplay":
         return _train_selfplay(preset, out, seed, workers, progress, log, command_args, metadata, model, ws_info, timings, t0)
@@ -534,6 +564,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="label smoothing over the legal moves while cloning (0..1; keeps the clone exploring in PPO)")
     p.add_argument("--warm-start-targets", choices=["move", "visits"],
                    help="what the clone learns: the warm-start agent's move (default), or an ismcts's share of root visits per move")
+    p.add_argument("--demonstrations", metavar="FILE",
+                   help="clone the demonstrations of this file (written by --save-demonstrations) instead of playing --warm-start-games")
+    p.add_argument("--save-demonstrations", action="store_true",
+                   help="write the demonstrations cloned (DAgger rounds included) to OUT/demonstrations.npz")
     p.add_argument("--dagger-rounds", type=int, help="DAgger rounds after the cloning (the clone plays, the warm-start agent labels)")
     p.add_argument("--dagger-games", type=int, help="games per DAgger round")
     p.add_argument("--train-reward", choices=["win", "points", "margin"],
@@ -600,6 +634,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = build_parser().parse_args(argv)
     try:
         preset = preset_from_args(args)
+        demonstrations = None
+        if args.demonstrations:
+            if not preset.warm_start:
+                raise ValueError("--demonstrations are cloned by the warm start, but it is off (--warm-start none)")
+            from dixenv.experiments.imitation import Demonstrations
+
+            demonstrations = Demonstrations.load(args.demonstrations)
         import sb3_contrib  # noqa: F401
     except ImportError:
         raise SystemExit("training needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'") from None
@@ -609,7 +650,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(f"training {preset.env_id} {preset.options} for {preset.timesteps:,} steps ({preset.n_envs} games at a time); "
           f"output in {out}/", flush=True)
     return train(preset, out, seed=args.seed, workers=args.workers, progress=not args.no_progress,
-                 log=lambda text: print(text, flush=True), command_args=sys.argv[1:] if argv is None else list(argv))
+                 log=lambda text: print(text, flush=True), command_args=sys.argv[1:] if argv is None else list(argv),
+                 demonstrations=demonstrations, save_demonstrations=args.save_demonstrations)
 
 
 def cli() -> int:

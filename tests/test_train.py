@@ -186,3 +186,26 @@ def test_visit_targets_reach_the_preset_and_need_a_tree_search(capsys):
     with pytest.raises(SystemExit):  # argparse names the allowed values
         train.main(["--warm-start-targets", "best", "--no-progress"])
     assert "invalid choice: 'best' (choose from" in capsys.readouterr().err
+
+
+def test_demonstrations_saved_by_one_run_are_cloned_by_another_and_mismatches_are_refused(tmp_path):
+    small = ["--timesteps", "0", "--n-envs", "2", "--warm-start-games", "4", "--warm-start-epochs", "1", "--eval-every", "0",
+             "--final-games", "2", "--no-progress", "--workers", "1"]
+    first = train.main(small + ["--save-demonstrations", "--out", str(tmp_path / "a")])
+    saved = tmp_path / "a" / "demonstrations.npz"
+    assert saved.exists() and first["warm_start"]["loaded"] is False
+    second = train.main(small + ["--demonstrations", str(saved), "--out", str(tmp_path / "b")])
+    ws = second["warm_start"]
+    assert ws["loaded"] is True and (ws["games"], ws["decisions"]) == (4, first["warm_start"]["decisions"])
+    # The clone is fitted to the same data with the same seed: the same policy.
+    a, b = np.load(tmp_path / "a" / "final.npz"), np.load(tmp_path / "b" / "final.npz")
+    assert all(np.array_equal(a[k], b[k]) for k in a.files)
+    with pytest.raises(ValueError, match="moves only, but --warm-start-targets is 'visits'"):
+        train.main(small + ["--demonstrations", str(saved), "--warm-start", "ismcts:iterations=20", "--warm-start-targets", "visits",
+                            "--out", str(tmp_path / "c")])
+    with pytest.raises(ValueError, match=r"inputs and \d+ actions, but this run's policy has"):
+        train.main(small + ["--demonstrations", str(saved), "--option", "num_players=3", "--out", str(tmp_path / "d")])
+    with pytest.raises(SystemExit, match="warm start, but it is off"):
+        train.main(small + ["--demonstrations", str(saved), "--warm-start", "none"])
+    with pytest.raises(SystemExit, match="not a demonstrations file"):
+        train.main(small + ["--demonstrations", str(tmp_path / "none.npz")])

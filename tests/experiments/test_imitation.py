@@ -210,3 +210,45 @@ def test_cloning_visit_shares_moves_the_policy_towards_the_distribution():
     assert history[-1]["policy_loss"] < history[0]["policy_loss"]
     assert history[-1]["policy_loss"] == pytest.approx(entropy, abs=0.05)
     assert entropy > 0.1, "the search's visits are spread over several moves"
+
+
+# --- demonstrations in a file ----------------------------------------------------------------------------
+@pytest.mark.parametrize("targets", ["move", "visits"])
+def test_demonstrations_saved_and_loaded_are_the_same(tmp_path, targets):
+    agent = SEARCH if targets == "visits" else "heuristic"
+    demos = collect(ENV_ID, OPTIONS, agent, games=1, seed=2, targets=targets)
+    path = demos.save(tmp_path / "demos")
+    assert path == tmp_path / "demos.npz" and path.exists()
+    back = Demonstrations.load(path)
+    for name in ("observations", "masks", "actions", "rewards", "dones", "targets"):
+        a, b = getattr(demos, name), getattr(back, name)
+        assert (a is None and b is None) or (np.array_equal(a, b) and a.dtype == b.dtype), name
+    assert back.episodes == demos.episodes
+
+
+def _write(path, **arrays):
+    np.savez(path, **arrays)
+    return path
+
+
+def _arrays(demos):
+    return {"observations": demos.observations, "masks": demos.masks, "actions": demos.actions,
+            "rewards": demos.rewards, "dones": demos.dones, "episodes": np.array(demos.episodes)}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a: a.pop("rewards"), r"missing \['rewards'\]"),
+    (lambda a: a.update(extra=np.zeros(3)), r"unexpected \['extra'\]"),
+    (lambda a: a.update(actions=a["actions"][:-1]), r"observations has shape \(\d+, \d+\); expected 2 dimensions and \d+ rows"),
+    (lambda a: a.update(masks=a["masks"].astype(np.float32)), "masks has dtype float32"),
+    (lambda a: a.update(actions=np.full_like(a["actions"], 10_000)), "not legal under their masks"),
+    (lambda a: a.update(targets=np.ones(a["masks"].shape, np.float32)), "targets must be distributions"),
+    (lambda a: a.update(observations=np.array(["x"] * len(a["actions"]), dtype=object)), "not a demonstrations file"),
+])
+def test_malformed_demonstration_files_are_refused(tmp_path, change, message):
+    arrays = _arrays(collect(ENV_ID, OPTIONS, "heuristic", games=1, seed=2))
+    change(arrays)
+    with pytest.raises(ValueError, match=message):
+        Demonstrations.load(_write(tmp_path / "bad.npz", **arrays))
+    with pytest.raises(ValueError, match="not a demonstrations file"):
+        Demonstrations.load(tmp_path / "missing.npz")
