@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import os
 import re
@@ -191,15 +192,15 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
 
 
 def check_demonstrations(demos: Any, preset: Preset, model: Any, where: str) -> None:
-    """Refuse demonstrations that do not fit the run: other inputs or actions, or other targets."""
+    """Refuse demonstrations that do not fit the run: other inputs or actions, or no visit shares
+    where the run clones them (with ``--warm-start-targets move`` a file's visit shares go unused)."""
     inputs, actions = model.observation_space.shape[0], model.action_space.n
     if demos.observations.shape[1] != inputs or demos.masks.shape[1] != actions:
         raise ValueError(f"{where}: {demos.observations.shape[1]} inputs and {demos.masks.shape[1]} actions, but this run's "
                          f"policy has {inputs} and {actions} (another game, table, hint or feature set?)")
-    has_targets = demos.targets is not None
-    if has_targets != (preset.warm_start_targets == "visits"):
-        raise ValueError(f"{where}: {'visit shares' if has_targets else 'moves only'}, but --warm-start-targets is "
-                         f"{preset.warm_start_targets!r}; give --warm-start-targets {'visits' if has_targets else 'move'}")
+    if demos.targets is None and preset.warm_start_targets == "visits":
+        raise ValueError(f"{where}: moves only, but --warm-start-targets is 'visits'; give --warm-start-targets move, "
+                         f"or demonstrations collected with visits")
 
 
 def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, out: Path, metadata: dict[str, Any],
@@ -217,6 +218,9 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
     if demonstrations is not None:
         check_demonstrations(demonstrations, preset, model, "the demonstrations given")
         demos = demonstrations
+        if demos.targets is not None and preset.warm_start_targets == "move":
+            log("the demonstrations' visit shares are not used: --warm-start-targets move clones the moves")
+            demos = dataclasses.replace(demos, targets=None)
     else:
         demos = _demonstrations(preset, preset.warm_start_games, seed * 7919, workers)
     collected = time.perf_counter() - start

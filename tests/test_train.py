@@ -209,3 +209,23 @@ def test_demonstrations_saved_by_one_run_are_cloned_by_another_and_mismatches_ar
         train.main(small + ["--demonstrations", str(saved), "--warm-start", "none"])
     with pytest.raises(SystemExit, match="not a demonstrations file"):
         train.main(small + ["--demonstrations", str(tmp_path / "none.npz")])
+
+
+def test_visit_shares_saved_are_cloned_as_shares_or_as_moves_as_asked(tmp_path):
+    small = ["--timesteps", "0", "--n-envs", "2", "--warm-start-epochs", "1", "--eval-every", "0", "--final-games", "2",
+             "--no-progress", "--workers", "1"]
+    train.main(small + ["--warm-start", "ismcts:iterations=10", "--warm-start-targets", "visits", "--warm-start-games", "2",
+                        "--save-demonstrations", "--out", str(tmp_path / "a")])
+    saved = tmp_path / "a" / "demonstrations.npz"
+    from dixenv.experiments.imitation import Demonstrations
+
+    assert Demonstrations.load(saved).targets is not None
+    lines: list[str] = []
+    as_moves = train.train(train.preset_from_args(train.build_parser().parse_args(small)), tmp_path / "b", workers=1,
+                           progress=False, log=lines.append, demonstrations=Demonstrations.load(saved))
+    assert as_moves["warm_start"]["targets"] == "move" and any("visit shares are not used" in line for line in lines)
+    as_shares = train.main(small + ["--demonstrations", str(saved), "--warm-start", "ismcts:iterations=10",
+                                    "--warm-start-targets", "visits", "--out", str(tmp_path / "c")])
+    assert as_shares["warm_start"]["targets"] == "visits" and as_shares["warm_start"]["loaded"] is True
+    a, b = np.load(tmp_path / "a" / "final.npz"), np.load(tmp_path / "c" / "final.npz")
+    assert all(np.array_equal(a[k], b[k]) for k in a.files), "the same shares and seed: the same clone"
