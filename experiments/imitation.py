@@ -99,6 +99,8 @@ class Demonstrations:
         for name, kind in kinds.items():
             if name in arrays and arrays[name].dtype.kind != kind:
                 raise ValueError(f"{path}: {name} has dtype {arrays[name].dtype}; expected kind {kind!r}")
+        if arrays["episodes"].ndim != 0 or arrays["episodes"] < 0:
+            raise ValueError(f"{path}: episodes must be one count of 0 or more, got {arrays['episodes'].tolist()!r}")
         if "targets" in arrays and arrays["targets"].shape != arrays["masks"].shape:
             raise ValueError(f"{path}: targets have shape {arrays['targets'].shape}, the masks {arrays['masks'].shape}")
         actions, masks = arrays["actions"], arrays["masks"]
@@ -109,7 +111,8 @@ class Demonstrations:
             raise ValueError(f"{path}: targets must be distributions over the legal moves (0 where the mask is, rows summing to 1)")
         return Demonstrations(arrays["observations"].astype(np.float32, copy=False), arrays["masks"],
                               arrays["actions"].astype(np.int64, copy=False), arrays["rewards"].astype(np.float32, copy=False),
-                              arrays["dones"], int(arrays["episodes"]), arrays.get("targets"))
+                              arrays["dones"], int(arrays["episodes"]),
+                              None if targets is None else targets.astype(np.float32, copy=False))
 
     @staticmethod
     def concatenate(parts: list["Demonstrations"]) -> "Demonstrations":

@@ -243,6 +243,8 @@ def _arrays(demos):
     (lambda a: a.update(masks=a["masks"].astype(np.float32)), "masks has dtype float32"),
     (lambda a: a.update(actions=np.full_like(a["actions"], 10_000)), "not legal under their masks"),
     (lambda a: a.update(targets=np.ones(a["masks"].shape, np.float32)), "targets must be distributions"),
+    (lambda a: a.update(episodes=np.array([1, 2])), r"episodes must be one count of 0 or more, got \[1, 2\]"),
+    (lambda a: a.update(episodes=np.array(-1)), "episodes must be one count of 0 or more, got -1"),
     (lambda a: a.update(observations=np.array(["x"] * len(a["actions"]), dtype=object)), "not a demonstrations file"),
 ])
 def test_malformed_demonstration_files_are_refused(tmp_path, change, message):
