@@ -21,6 +21,9 @@ the game's result (``win_rewards`` of the ranking: (seats beaten - seats that be
 the team's) is the reward of its last decision. At the end of a rollout a seat still playing is
 bootstrapped from the critic's value of its own observation.
 
+A teacher (``--teacher PATH --teacher-coef C``, a saved policy of the same table) adds C times
+KL(teacher || actor) over the learner's decisions to the loss, keeping PPO near its moves.
+
 The policy is saved in dixenv's format (``NAME.npz`` + ``NAME.json``, ``dixenv.agents.policy``):
 the actor is a plain MLP, so ``policy:NAME`` plays it on either engine with numpy alone.
 """
@@ -74,6 +77,8 @@ class SelfPlayConfig:
     critic_warmup: int = 0  # first updates that train the critic alone (the actor as loaded)
     features: str | None = None  # a feature set appended to the observations (dixenv.agents.features), e.g. "cards"
     compile: bool = False  # torch.compile the loss (faster updates after a compilation; needs a C++ compiler)
+    teacher: str | None = None  # a saved dixenv policy whose move distribution the actor is pulled toward
+    teacher_coef: float = 0.0  # weight of KL(teacher || actor) on the learner's decisions in the loss
 
     def __post_init__(self) -> None:
         if self.reward not in REWARDS:
@@ -84,6 +89,11 @@ class SelfPlayConfig:
             raise ValueError(f"margin_scale must be positive, got {self.margin_scale!r}")
         if self.critic_warmup < 0:
             raise ValueError(f"critic_warmup must be >= 0, got {self.critic_warmup!r}")
+        if not self.teacher_coef >= 0:
+            raise ValueError(f"teacher_coef must be >= 0, got {self.teacher_coef!r}")
+        if (self.teacher is None) != (self.teacher_coef == 0):
+            raise ValueError(f"a teacher needs a teacher_coef above 0 and a teacher_coef a teacher; got teacher="
+                             f"{self.teacher!r}, teacher_coef={self.teacher_coef!r}")
         for name in ("snapshot_share", "baseline_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -295,6 +305,11 @@ class SelfPlay:
             self.baseline = make_agent(cfg.game, cfg.baseline, env, seed=seed + 2)
         if cfg.init:
             self.load_actor(cfg.init)
+        # Kickstarting (Schmitt et al., 2018) and AlphaStar's KL to its supervised policy: the loss adds
+        # teacher_coef * KL(teacher || actor) on the learner's own decisions, so PPO improves on a teacher
+        # (e.g. a clone of a search's visit shares) while it stays near its move distribution, instead of
+        # starting from the teacher and drifting from it. The teacher may have another network size.
+        self.teacher = self._load_saved(cfg.teacher, "take as teacher") if cfg.teacher else None
         self._losses = self._loss_terms
         if cfg.compile:
             # torch.compile (TorchInductor: C++ kernels, built by the machine's compiler) fuses the
@@ -318,22 +333,27 @@ class SelfPlay:
         self.steps = self.updates = self.games = 0
         self.env_seconds = self.learn_seconds = 0.0
 
-    def load_actor(self, path: str | Path) -> None:
-        """Start the actor from a saved dixenv policy (``ValueError`` unless it was made for this table and net)."""
+    def _load_saved(self, path: str | Path, role: str) -> Any:
+        """A saved dixenv policy made for this table (``ValueError`` naming what differs)."""
         from dixenv.agents.policy import Policy
 
         saved = Policy.load(path)
         want = self.policy().metadata
         for key in ("game", "layout", "obs_size", "num_actions", "features"):
             if saved.metadata.get(key) != want.get(key):
-                raise ValueError(f"cannot start from {path}: its {key} is {saved.metadata.get(key)!r}, this table's "
+                raise ValueError(f"cannot {role} {path}: its {key} is {saved.metadata.get(key)!r}, this table's "
                                  f"{want.get(key)!r} (it was trained on {saved.metadata.get('env_id')} with options "
                                  f"{saved.metadata.get('options')})")
         if self.featurizer is not None:
-            self.featurizer.check_policy(saved.metadata, f"cannot start from {path}: the policy")
+            self.featurizer.check_policy(saved.metadata, f"cannot {role} {path}: the policy")
         if saved.metadata.get("hint"):
-            raise ValueError(f"cannot start from {path}: it takes the hint {saved.metadata['hint']!r} as an input; "
+            raise ValueError(f"cannot {role} {path}: it takes the hint {saved.metadata['hint']!r} as an input; "
                              "this trainer's policies play from the observation alone")
+        return saved
+
+    def load_actor(self, path: str | Path) -> None:
+        """Start the actor from a saved dixenv policy (``ValueError`` unless it was made for this table and net)."""
+        saved = self._load_saved(path, "start from")
         layers = [m for m in self.net.actor if isinstance(m, self.net.torch.nn.Linear)]
         shapes = [tuple(m.weight.shape) for m in layers]
         if saved.activation != "tanh" or [w.shape for w, _ in saved.weights] != shapes:
@@ -431,18 +451,30 @@ class SelfPlay:
         return buf
 
     # -- updates -----------------------------------------------------------------------------------
-    def _loss_terms(self, x: Any, legal: Any, actions: Any, old_logp: Any, a: Any, ret: Any) -> tuple[Any, Any, Any]:
-        """A minibatch's clipped policy loss, value loss and entropy (CleanRL's PPO)."""
+    def _loss_terms(self, x: Any, legal: Any, actions: Any, old_logp: Any, a: Any, ret: Any,
+                    teacher_p: Any = None, teacher_logp: Any = None) -> tuple[Any, Any, Any, Any]:
+        """A minibatch's clipped policy loss, value loss, entropy (CleanRL's PPO) and KL(teacher || actor)
+        (0 without a teacher; ``teacher_p`` is 0 and ``teacher_logp`` 0 on illegal moves)."""
         net, clip = self.net, self.cfg.clip
         logp_all, probs = masked_log_softmax(net.actor(x), legal)
         logp = logp_all.gather(1, actions[:, None])[:, 0]
         entropy = -(probs * logp_all).sum(dim=1).mean()
+        kl = (teacher_p * (teacher_logp - logp_all)).sum(dim=1).mean() if teacher_p is not None else x.new_zeros(())
         if len(a) > 1:  # a last minibatch of one row has no spread (SB3 skips it the same way)
             a = (a - a.mean()) / (a.std() + 1e-8)
         ratio = (logp - old_logp).exp()
         pg = net.torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
         v_loss = 0.5 * ((net.critic(x)[:, 0] - ret) ** 2).mean()
-        return pg, v_loss, entropy
+        return pg, v_loss, entropy, kl
+
+    def teacher_targets(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The teacher's (probabilities, log-probabilities) over the legal moves of these rows; both 0 off the mask."""
+        logits = self.teacher.masked_logits(obs, masks).astype(np.float64)
+        z = logits - logits.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        legal = masks.astype(bool)
+        logp = np.where(legal, logp, 0.0)
+        return np.where(legal, np.exp(logp), 0.0).astype(np.float32), logp.astype(np.float32)
 
     def update(self, buf: Rollout) -> dict[str, float]:
         """CleanRL's PPO update over the rollout; returns the last minibatch's losses."""
@@ -455,20 +487,27 @@ class SelfPlay:
         actions = torch.from_numpy(buf.actions[:m])
         old_logp = torch.from_numpy(buf.logp[:m])
         adv_t, ret_t = torch.from_numpy(adv), torch.from_numpy(returns.astype(np.float32))
+        t_p = t_logp = None
+        if self.teacher is not None:
+            t_p, t_logp = (torch.from_numpy(t) for t in self.teacher_targets(buf.obs[:m], buf.masks[:m]))
         stats: dict[str, float] = {}
         for _ in range(cfg.epochs):
             order = self.rng.permutation(m)
             for start in range(0, m, cfg.minibatch):
                 mb = torch.from_numpy(order[start : start + cfg.minibatch])
-                pg, v_loss, entropy = self._losses(obs[mb], legal[mb], actions[mb], old_logp[mb], adv_t[mb], ret_t[mb])
+                teach = (t_p[mb], t_logp[mb]) if t_p is not None else (None, None)
+                pg, v_loss, entropy, kl = self._losses(obs[mb], legal[mb], actions[mb], old_logp[mb], adv_t[mb],
+                                                       ret_t[mb], *teach)
                 loss = cfg.vf_coef * v_loss
                 if self.updates >= cfg.critic_warmup:  # the critic learns the loaded actor's values first
-                    loss = loss + pg - cfg.ent_coef * entropy
+                    loss = loss + pg - cfg.ent_coef * entropy + cfg.teacher_coef * kl
                 net.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.params, cfg.max_grad_norm)
                 net.optimizer.step()
                 stats = {"policy_loss": pg.item(), "value_loss": v_loss.item(), "entropy": entropy.item()}
+                if t_p is not None:
+                    stats["teacher_kl"] = kl.item()
         self.updates += 1
         if cfg.snapshot_share > 0 and self.updates % cfg.snapshot_every == 0:
             self.pool.append(self.policy())
@@ -574,6 +613,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--init", default=None, help="a saved policy (PATH of PATH.npz/.json) to start the actor from")
     p.add_argument("--features", default=None,
                    help="a feature set appended to the observations (dixenv.agents.features; le_dix: cards, cards_bid; dix_de_suite: rack)")
+    p.add_argument("--teacher", default=None,
+                   help="a saved policy (PATH) whose move distribution the actor is pulled toward (needs --teacher-coef)")
+    p.add_argument("--teacher-coef", type=float, default=0.0,
+                   help="weight of KL(teacher || actor) in the loss (default 0: no teacher)")
     p.add_argument("--critic-warmup", type=int, default=0, help="first updates that train only the critic (default 0)")
     p.add_argument("--snapshot-share", type=float, default=0.0, help="share of seats played by frozen snapshots")
     p.add_argument("--baseline", default=None, help="an agent that may take seats, e.g. heuristic (acts in Python)")
@@ -598,7 +641,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          ent_coef=args.ent_coef, clip=args.clip, snapshot_share=args.snapshot_share, minibatch=args.minibatch,
                          baseline=args.baseline, baseline_share=args.baseline_share,
                          epochs=args.epochs, gamma=args.gamma, reward=args.reward, margin_scale=args.margin_scale,
-                         init=args.init, critic_warmup=args.critic_warmup, features=args.features, compile=args.compile)
+                         init=args.init, critic_warmup=args.critic_warmup, features=args.features, compile=args.compile,
+                         teacher=args.teacher, teacher_coef=args.teacher_coef)
     run = SelfPlay(cfg, seed=args.seed)
     others = len(run.table.seats) - 1
     opponents = args.eval_opponents if args.eval_opponents is not None else ["heuristic"] * others

@@ -248,6 +248,78 @@ def test_a_policy_that_takes_a_hint_is_no_warm_start(tmp_path):
                        init=str(tmp_path / "hinted")), seed=0)
 
 
+def _sharp_teacher(tmp_path):
+    """A policy of another network size (8 hidden units) with strong move preferences, saved for LE_DIX_3."""
+    from dixenv.agents.policy import Policy
+
+    source = SelfPlay(_tiny(net_arch=(8,)), seed=3)
+    weights = source.net.numpy_weights()
+    weights[-1] = (weights[-1][0] * 3000.0, weights[-1][1])  # the near-uniform initial head, sharpened
+    Policy(weights, "tanh", source.policy().metadata).save(tmp_path / "teacher")
+    return str(tmp_path / "teacher")
+
+
+def _kl_to_teacher(run, buf):
+    """KL(teacher || actor) over a rollout's rows, written out in numpy."""
+    m = buf.size
+    t_p, t_logp = run.teacher_targets(buf.obs[:m], buf.masks[:m])
+    logits = np.where(buf.masks[:m], run.policy().logits(buf.obs[:m]), -np.inf).astype(np.float64)
+    z = logits - logits.max(axis=1, keepdims=True)
+    logp = np.where(buf.masks[:m], z - np.log(np.exp(z).sum(axis=1, keepdims=True)), 0.0)
+    return float((t_p * (t_logp - logp)).sum(axis=1).mean())
+
+
+def test_a_teacher_pulls_the_actor_toward_its_moves(tmp_path):
+    import torch
+
+    teacher = _sharp_teacher(tmp_path)
+    run = SelfPlay(_tiny(teacher=teacher, teacher_coef=5.0, ent_coef=0.0, learning_rate=1e-2, epochs=4), seed=4)
+    buf = run.collect()
+    m = buf.size
+    t_p, t_logp = run.teacher_targets(buf.obs[:m], buf.masks[:m])
+    assert np.allclose(t_p.sum(axis=1), 1.0) and np.all(t_p[~buf.masks[:m]] == 0) and np.all(t_logp[~buf.masks[:m]] == 0)
+    assert t_p.max(axis=1).mean() > 0.7, "the teacher is sharp"
+    # the loss's KL term is KL(teacher || actor), as written out
+    t = [torch.from_numpy(a) for a in (buf.obs[:m], buf.masks[:m].astype(np.float32), buf.actions[:m], buf.logp[:m])]
+    zeros = torch.zeros(m)
+    kl = run._loss_terms(*t, zeros, zeros, torch.from_numpy(t_p), torch.from_numpy(t_logp))[3]
+    before = _kl_to_teacher(run, buf)
+    assert kl.item() == pytest.approx(before, rel=1e-4) and before > 0.05
+    plain = SelfPlay(_tiny(ent_coef=0.0, learning_rate=1e-2, epochs=4), seed=4)  # the same run without the teacher
+    plain.teacher = run.teacher  # only to measure the KL
+    for _ in range(8):
+        stats = run.update(buf)
+        plain.update(buf)
+    assert stats["teacher_kl"] > 0
+    assert _kl_to_teacher(run, buf) < 0.5 * before, "the actor moved toward the teacher"
+    assert _kl_to_teacher(plain, buf) > 0.9 * before, "without the term it does not"
+
+
+def test_a_teacher_must_be_made_for_the_table(tmp_path):
+    teacher = _sharp_teacher(tmp_path)
+    with pytest.raises(ValueError, match="cannot take as teacher .*teacher: its layout is"):
+        SelfPlay(_tiny(options={"num_players": 4, "deals": (1,)}, teacher=teacher, teacher_coef=1.0), seed=0)
+    with pytest.raises(ValueError, match="cannot take as teacher .*teacher: its features is None, this table's 'cards'"):
+        SelfPlay(_tiny(features="cards", teacher=teacher, teacher_coef=1.0), seed=0)
+    with pytest.raises(ValueError, match="no saved policy"):
+        SelfPlay(_tiny(teacher=str(tmp_path / "absent"), teacher_coef=1.0), seed=0)
+
+
+def test_the_command_takes_a_teacher_and_records_it(tmp_path):
+    import json
+
+    from dixenv.experiments.selfplay import main
+
+    teacher = _sharp_teacher(tmp_path)
+    args = ["--game", "le_dix", "--option", "num_players=3", "--option", "deals=(1,)", "--games", "8", "--rollout", "4",
+            "--steps", "32", "--net", "16", "--final-games", "0", "--teacher", teacher, "--teacher-coef", "0.3",
+            "--out", str(tmp_path / "out"), "--no-progress"]
+    assert main(args) == 0
+    config = json.loads((tmp_path / "out" / "final.json").read_text())["training"]["config"]
+    assert config["teacher"] == teacher and config["teacher_coef"] == 0.3
+    assert "teacher_kl" in json.loads((tmp_path / "out" / "summary.json").read_text())["last_losses"]
+
+
 def test_critic_warmup_updates_leave_the_actor_as_it_was():
     run = SelfPlay(_tiny(critic_warmup=1), seed=7)
     actor = [w.copy() for w, _ in run.net.numpy_weights()]
@@ -375,6 +447,9 @@ def test_the_masked_softmax_matches_log_softmax_of_masked_logits_in_values_and_g
     ({"baseline": "heuristic", "baseline_share": 0.6, "snapshot_share": 0.6}, "snapshot_share \\+ baseline_share must be at most 1"),
     ({"critic_warmup": -1}, "critic_warmup must be >= 0"),
     ({"features": "bids"}, "features 'bids' are not a feature set of le_dix; allowed: cards"),
+    ({"teacher": "p", "teacher_coef": -1.0}, "teacher_coef must be >= 0, got -1.0"),
+    ({"teacher": "p"}, "a teacher needs a teacher_coef above 0 .* teacher='p', teacher_coef=0.0"),
+    ({"teacher_coef": 0.5}, "a teacher needs a teacher_coef above 0 .* teacher=None, teacher_coef=0.5"),
 ])
 def test_bad_settings_are_refused(bad, match):
     with pytest.raises(ValueError, match=match):
