@@ -53,6 +53,9 @@ class Demonstrations:
     #: (k, num_actions) float32, or None: the teacher's move distribution per decision (``targets="visits"``;
     #: 0 on illegal moves, rows sum to 1); None trains on ``actions`` alone
     targets: np.ndarray | None = None
+    #: who made them (``experiments.train`` writes the agent, the env id and options, the features and
+    #: any hint, and whether the moves were the agent's or a clone's: DAgger); "" where not recorded
+    source: str = ""
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -72,6 +75,8 @@ class Demonstrations:
         arrays["episodes"] = np.array(self.episodes, dtype=np.int64)
         if self.targets is not None:
             arrays["targets"] = self.targets
+        if self.source:
+            arrays["source"] = np.array(self.source)  # a unicode array: read back without pickle
         path = Path(path)
         np.savez_compressed(path, **arrays)
         return path if path.suffix == ".npz" else path.with_name(path.name + ".npz")
@@ -86,9 +91,9 @@ class Demonstrations:
         except (OSError, ValueError) as exc:
             raise ValueError(f"{path}: not a demonstrations file written by Demonstrations.save ({exc})") from exc
         expected = set(_ARRAYS) | {"episodes"}
-        missing, extra = expected - set(arrays), set(arrays) - expected - {"targets"}
+        missing, extra = expected - set(arrays), set(arrays) - expected - {"targets", "source"}
         if missing or extra:
-            raise ValueError(f"{path}: demonstrations need the arrays {sorted(expected)} (and optionally targets); "
+            raise ValueError(f"{path}: demonstrations need the arrays {sorted(expected)} (and optionally targets, source); "
                              f"missing {sorted(missing)}, unexpected {sorted(extra)}")
         k = len(arrays["actions"])
         shapes = {"observations": 2, "masks": 2, "actions": 1, "rewards": 1, "dones": 1, "targets": 2}
@@ -99,6 +104,9 @@ class Demonstrations:
         for name, kind in kinds.items():
             if name in arrays and arrays[name].dtype.kind != kind:
                 raise ValueError(f"{path}: {name} has dtype {arrays[name].dtype}; expected kind {kind!r}")
+        if "source" in arrays and (arrays["source"].ndim != 0 or arrays["source"].dtype.kind != "U"):
+            raise ValueError(f"{path}: source must be one string, got an array of dtype {arrays['source'].dtype} "
+                             f"and shape {arrays['source'].shape}")
         if arrays["episodes"].ndim != 0 or arrays["episodes"] < 0:
             raise ValueError(f"{path}: episodes must be one count of 0 or more, got {arrays['episodes'].tolist()!r}")
         if "targets" in arrays and arrays["targets"].shape != arrays["masks"].shape:
@@ -112,10 +120,12 @@ class Demonstrations:
         return Demonstrations(arrays["observations"].astype(np.float32, copy=False), arrays["masks"],
                               arrays["actions"].astype(np.int64, copy=False), arrays["rewards"].astype(np.float32, copy=False),
                               arrays["dones"], int(arrays["episodes"]),
-                              None if targets is None else targets.astype(np.float32, copy=False))
+                              None if targets is None else targets.astype(np.float32, copy=False),
+                              str(arrays["source"]) if "source" in arrays else "")
 
     @staticmethod
     def concatenate(parts: list["Demonstrations"]) -> "Demonstrations":
+        """One set of demonstrations, in order; the distinct sources joined by "; "."""
         if len({p.targets is None for p in parts}) > 1:
             raise ValueError("cannot concatenate demonstrations with and without move distributions (targets)")
         return Demonstrations(
@@ -126,6 +136,7 @@ class Demonstrations:
             np.concatenate([p.dones for p in parts]),
             sum(p.episodes for p in parts),
             None if parts[0].targets is None else np.concatenate([p.targets for p in parts]),
+            "; ".join(dict.fromkeys(p.source for p in parts if p.source)),
         )
 
 

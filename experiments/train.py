@@ -188,7 +188,10 @@ def _demonstrations(preset: Preset, games: int, seed: int, workers: int, learner
             parts.append(collect(preset.env_id, opts, preset.warm_start, count, seed=seed + 100_000 * k, workers=workers,
                                  learner=learner, expert_share=0.0, hint=preset.hint, features=preset.features,
                                  targets=preset.warm_start_targets))
-    return Demonstrations.concatenate(parts)
+    played = f"the clone's moves labelled by {preset.warm_start}" if learner else f"{preset.warm_start}'s moves"
+    source = (f"{played} on {preset.env_id} {preset.options}, features {preset.features}, hint {preset.hint}, "
+              f"targets {preset.warm_start_targets}")
+    return dataclasses.replace(Demonstrations.concatenate(parts), source=source)
 
 
 def check_demonstrations(demos: Any, preset: Preset, model: Any, where: str) -> None:
@@ -218,6 +221,7 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
     if demonstrations is not None:
         check_demonstrations(demonstrations, preset, model, "the demonstrations given")
         demos = demonstrations
+        log(f"the demonstrations given: {len(demos):,} decisions of {demos.source or 'an unrecorded source'}")
         if demos.targets is not None and preset.warm_start_targets == "move":
             log("the demonstrations' visit shares are not used: --warm-start-targets move clones the moves")
             demos = dataclasses.replace(demos, targets=None)
@@ -241,7 +245,7 @@ def warm_start(preset: Preset, model: Any, seed: int, workers: int, log: Any, ou
             f"{len(demos):,} decisions in all, accuracy {history[-1]['accuracy']:.1%} ({time.perf_counter() - t0:.0f} s)")
     info.update(dagger_rounds=preset.dagger_rounds, dagger_games=preset.dagger_games, decisions=len(demos),
                 accuracy=history[-1]["accuracy"], seconds=time.perf_counter() - start,
-                loaded=demonstrations is not None)
+                loaded=demonstrations is not None, source=demos.source)
     if save_demonstrations:
         path = demos.save(out / "demonstrations.npz")
         log(f"demonstrations: {len(demos):,} decisions written to {path}")

@@ -197,6 +197,9 @@ def test_demonstrations_saved_by_one_run_are_cloned_by_another_and_mismatches_ar
     second = train.main(small + ["--demonstrations", str(saved), "--out", str(tmp_path / "b")])
     ws = second["warm_start"]
     assert ws["loaded"] is True and (ws["games"], ws["decisions"]) == (4, first["warm_start"]["decisions"])
+    # the file says who made it, and the run that clones it records that
+    assert first["warm_start"]["source"].startswith("heuristic's moves on dixenv/") and "targets move" in first["warm_start"]["source"]
+    assert ws["source"] == first["warm_start"]["source"]
     # The clone is fitted to the same data with the same seed: the same policy.
     a, b = np.load(tmp_path / "a" / "final.npz"), np.load(tmp_path / "b" / "final.npz")
     assert all(np.array_equal(a[k], b[k]) for k in a.files)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import gymnasium
 import numpy as np
 import pytest
@@ -223,7 +225,17 @@ def test_demonstrations_saved_and_loaded_are_the_same(tmp_path, targets):
     for name in ("observations", "masks", "actions", "rewards", "dones", "targets"):
         a, b = getattr(demos, name), getattr(back, name)
         assert (a is None and b is None) or (np.array_equal(a, b) and a.dtype == b.dtype), name
-    assert back.episodes == demos.episodes
+    assert back.episodes == demos.episodes and back.source == ""
+
+
+def test_a_source_is_saved_and_concatenated_sources_are_joined(tmp_path):
+    demos = collect(ENV_ID, OPTIONS, "heuristic", games=1, seed=2)
+    a = dataclasses.replace(demos, source="heuristic's moves")
+    b = dataclasses.replace(demos, source="the clone's moves labelled by heuristic")
+    assert Demonstrations.load(a.save(tmp_path / "a")).source == "heuristic's moves"
+    joined = Demonstrations.concatenate([a, a, b, demos])
+    assert joined.source == "heuristic's moves; the clone's moves labelled by heuristic"
+    assert Demonstrations.load(joined.save(tmp_path / "j")).source == joined.source
 
 
 def _write(path, **arrays):
@@ -246,6 +258,8 @@ def _arrays(demos):
     (lambda a: a.update(episodes=np.array([1, 2])), r"episodes must be one count of 0 or more, got \[1, 2\]"),
     (lambda a: a.update(episodes=np.array(-1)), "episodes must be one count of 0 or more, got -1"),
     (lambda a: a.update(observations=np.array(["x"] * len(a["actions"]), dtype=object)), "not a demonstrations file"),
+    (lambda a: a.update(source=np.array(["a", "b"])), r"source must be one string, got an array of dtype <U1 and shape \(2,\)"),
+    (lambda a: a.update(source=np.array(3)), "source must be one string, got an array of dtype int64"),
 ])
 def test_malformed_demonstration_files_are_refused(tmp_path, change, message):
     arrays = _arrays(collect(ENV_ID, OPTIONS, "heuristic", games=1, seed=2))
