@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
+
+from dixenv.experiments.workers import worker_pool
 
 
 def merge_counts(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -16,10 +17,12 @@ def merge_counts(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_chunked(play: Callable[..., dict[str, Any]], players: int, games: int, seed: int, jobs: int, *args: Any) -> dict[str, Any]:
-    """``play(players, games, seed, *args)`` split over ``jobs`` processes (distinct seeds per chunk), merged."""
+    """``play(players, games, seed, *args)`` split over ``jobs`` processes (distinct seeds per chunk), merged.
+
+    The processes are spawned with one BLAS thread each (``workers.worker_pool``), as the
+    tournaments' are: ``play`` must be importable by name (a module-level function)."""
     if jobs <= 1:
         return play(players, games, seed, *args)
     chunks = [games // jobs + (i < games % jobs) for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as ex:
-        futures = [ex.submit(play, players, c, seed * 1000 + i, *args) for i, c in enumerate(chunks) if c]
-        return merge_counts([f.result() for f in futures])
+    with worker_pool(jobs) as pool:
+        return merge_counts(pool.starmap(play, [(players, c, seed * 1000 + i, *args) for i, c in enumerate(chunks) if c]))
