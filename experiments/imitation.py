@@ -30,14 +30,13 @@ no behaviour-cloning API (the `imitation` library targets SB3 but not masked act
 from __future__ import annotations
 
 import math
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from dixenv.experiments.workers import one_thread_per_worker
+from dixenv.experiments.workers import worker_pool
 
 
 @dataclass
@@ -255,12 +254,9 @@ def collect(env_id: str, options: dict[str, Any], agent: str, games: int, seed: 
     seeds = [seed + sum(per[:i]) for i in range(workers)]
     if workers == 1:
         return _collect_chunk(env_id, options, agent, games, seed, learner, expert_share, hint, features, targets)
-    import multiprocessing as mp
-
-    with one_thread_per_worker(), ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as ex:
-        parts = list(ex.map(_collect_chunk, [env_id] * workers, [options] * workers, [agent] * workers, per, seeds,
-                            [learner] * workers, [expert_share] * workers, [hint] * workers, [features] * workers,
-                            [targets] * workers))
+    with worker_pool(workers) as pool:
+        parts = pool.starmap(_collect_chunk, [(env_id, options, agent, n, s, learner, expert_share, hint, features, targets)
+                                              for n, s in zip(per, seeds)])
     return Demonstrations.concatenate(parts)
 
 

@@ -268,3 +268,12 @@ def test_malformed_demonstration_files_are_refused(tmp_path, change, message):
         Demonstrations.load(_write(tmp_path / "bad.npz", **arrays))
     with pytest.raises(ValueError, match="not a demonstrations file"):
         Demonstrations.load(tmp_path / "missing.npz")
+
+
+def test_two_workers_collect_what_their_chunks_collect_alone():
+    both = collect(ENV_ID, OPTIONS, "heuristic", games=3, seed=2, workers=2)
+    alone = Demonstrations.concatenate([collect(ENV_ID, OPTIONS, "heuristic", games=2, seed=2),
+                                        collect(ENV_ID, OPTIONS, "heuristic", games=1, seed=4)])
+    assert both.episodes == 3 and len(both) == len(alone)
+    for name in ("observations", "masks", "actions", "rewards", "dones"):
+        assert np.array_equal(getattr(both, name), getattr(alone, name)), name
