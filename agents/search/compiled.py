@@ -370,12 +370,20 @@ class BatchRollouts:
     Batch: type
     HORIZONS: tuple[str, ...]
 
-    def __init__(self, config: Any, rollout: str, horizon: str, value: str, depth: int | None):
-        if rollout not in ROLLOUTS or horizon not in self.HORIZONS:
-            raise ValueError(f"compiled rollouts take rollout in {ROLLOUTS} and horizon in {self.HORIZONS}; "
+    #: The rollouts this game's compiled engine plays (a subclass may add ``policy``).
+    ROLLOUTS = ROLLOUTS
+
+    def __init__(self, config: Any, rollout: str, horizon: str, value: str, depth: int | None, policy: Any = None):
+        if rollout not in self.ROLLOUTS or horizon not in self.HORIZONS:
+            raise ValueError(f"compiled rollouts take rollout in {self.ROLLOUTS} and horizon in {self.HORIZONS}; "
                              f"got rollout={rollout!r}, horizon={horizon!r}")
+        if (rollout == "policy") != (policy is not None):
+            raise ValueError("rollout='policy' needs its policy agent (and only it takes one)")
+        #: rollout='policy': the agent (``act_batch``) whose moves the rollouts play
+        self.policy = policy
         self.config = config
         self.greedy = rollout == "greedy"
+        self.random = rollout == "random"  # only random rollouts draw generator rows (from the agent's generator)
         self.whole_game = horizon == "game"
         self.value = value
         self.depth = -1 if depth is None else int(depth)
@@ -414,7 +422,7 @@ class BatchRollouts:
             self._redraw_worlds(batch, starts, _random_rows(rng, w), seat)
         copies = slots[slots % m != 0]
         batch.copy_slots(copies - copies % m, copies)
-        if not self.greedy:  # the random rollouts' moves
+        if self.random:  # the random rollouts' moves
             self._moves[:limit] = _random_rows(rng, limit)
         self._roll(batch, slots, np.asarray(moves, dtype=np.int64)[slots % m], -1)
         return self.values(batch, slots, base, scale)
@@ -426,7 +434,7 @@ class BatchRollouts:
         batch = self._capacity(1)
         slot = np.zeros(1, dtype=np.int64)
         batch.load_states(slot, [state])
-        if not self.greedy:
+        if self.random:
             self._moves[:1] = _random_rows(rng, 1)
         before = batch.rng[0].copy()
         self._roll(batch, slot, np.full(1, -1, dtype=np.int64), mark)

@@ -144,6 +144,7 @@ class DixCompiledRollouts(BatchRollouts):
 
     Batch = DixBatch
     HORIZONS = ("game",)
+    ROLLOUTS = ("random", "greedy", "policy")
 
     def _redraw_worlds(self, batch: DixBatch, starts: np.ndarray, rows: np.ndarray, seat: int) -> None:
         batch.state[starts] = self.template.state[0]
@@ -151,7 +152,24 @@ class DixCompiledRollouts(BatchRollouts):
         _reshuffle(batch.state, batch._prm, batch.rng, starts)
 
     def _roll(self, batch: DixBatch, slots: np.ndarray, first: np.ndarray, mark: int) -> None:
-        _rollouts(batch.state, batch._prm, self._moves, slots, first, self.depth, self.greedy)
+        if self.policy is None:
+            _rollouts(batch.state, batch._prm, self._moves, slots, first, self.depth, self.greedy)
+            return
+        # rollout='policy': the root moves in compiled code, then every slot's game steps together,
+        # one forward pass over the slots still playing per step (``DixBatch.step``: forced moves,
+        # observations and masks in one compiled pass), to the end of the game.
+        none = np.full(len(slots), -1, dtype=np.int64)
+        _rollouts(batch.state, batch._prm, self._moves, slots, first, 0, True)  # depth 0: the root moves only
+        actions = np.full(batch.n, -1, dtype=np.int64)
+        obs, masks = batch.step(actions, -1)  # forced moves first
+        while True:
+            live = slots[batch.state[slots, PHASE] != _GAME_OVER]
+            if not live.size:
+                break
+            actions[:] = -1
+            actions[live] = self.policy.act_batch(obs[live], masks[live])
+            batch.step(actions, -1, obs, masks)
+        _rollouts(batch.state, batch._prm, self._moves, slots, none, 0, True)  # refresh the cached scores
 
     def values(self, batch: DixBatch, slots: np.ndarray, base: list[float], scale: float) -> np.ndarray:
         """``_SearchAgent._values`` of dix (no teams, no estimate) for the rolled-out slots."""

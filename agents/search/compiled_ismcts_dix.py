@@ -77,7 +77,8 @@ VALUES = {"points": 0, "margin": 1, "win": 2}
 
 def covers(agent: Any) -> bool:
     """True if the compiled tree plays this dix ``ismcts`` agent's options (the module docstring)."""
-    return agent.game_name == "dix" and agent.root in ("ucb", "paired") and agent.opponents in ("tree", "policy")
+    return (agent.game_name == "dix" and agent.root in ("ucb", "paired") and agent.opponents in ("tree", "policy")
+            and agent.rollout in ("random", "greedy"))  # rollout=policy: the Python tree, compiled playouts
 
 
 # --- nodes: the hash of what the seat observes -> the node's number -------------------------------

@@ -45,7 +45,10 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   hand-written policy on the bare engine, every game: ``le_dix._le_dix_greedy``,
   ``dix_de_suite._dix_de_suite_greedy``, ``dix._dix_greedy``; the default) or ``heuristic`` (the game's registered heuristic, reading the
   acting seat's observation encoded for it; several times slower per step), with its parameters
-  given as ``rollout.NAME=VALUE`` (``rollout=heuristic,rollout.secure=1``);
+  given as ``rollout.NAME=VALUE`` (``rollout=heuristic,rollout.secure=1``), or ``policy`` (a
+  trained policy's most likely move: the table's shipped ``ppo``, or ``rollout.path=PATH``; with
+  ``deviate``, a search over that policy as blueprint, SPARTA's scheme; on the compiled engine in
+  dix, every rollout of a round steps together, one forward pass per step);
 * ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
   ``deal`` (le_dix) / ``round`` (dix_de_suite). le_dix plays 10 deals and dix_de_suite rounds up
   to 500 points: playing them out costs tens of times more per simulation and drowns the current
@@ -131,7 +134,7 @@ import numpy as np
 from dixenv.agents.search.rules import SearchRules, plain_preset, preset_options, rules_for
 from dixenv.core.rewards import win_rewards
 
-ROLLOUTS = ("random", "greedy", "heuristic")
+ROLLOUTS = ("random", "greedy", "heuristic", "policy")
 VALUES = ("win", "points", "margin")
 ROUND_WINS = ("softmax", "fitted")  # dix_de_suite: rack costs to chances of sorting first
 OPPONENTS = ("tree", "own", "policy")
@@ -139,7 +142,7 @@ EXPANSIONS = ("random", "policy")
 ROOTS = ("ucb", "paired", "halving")
 ENGINES = ("python", "compiled")  # rollouts on the reference engine, or on the compiled one (``compiled.py``)
 COMPILED_GAMES = ("le_dix", "dix")
-COMPILED_ROLLOUTS = ("random", "greedy")
+COMPILED_ROLLOUTS = ("random", "greedy", "policy")  # policy: dix only (``compiled_dix.py``)
 #: Uniform floats drawn at once for random rollouts and tie-breaks (one generator call per block).
 _BLOCK = 4096
 
@@ -254,15 +257,17 @@ class _SearchAgent:
         self._greedy = rules.greedy if self.rollout == "greedy" else None
         if self.rollout == "greedy" and self._greedy is None:
             raise ValueError(f"search option rollout='greedy' has no policy for {self.game_name}; use random or heuristic")
-        if rollout_params and self.rollout != "heuristic":
+        if rollout_params and self.rollout not in ("heuristic", "policy"):
             raise ValueError(
                 f"search options {', '.join('rollout.' + k for k in sorted(rollout_params))} set the heuristic "
-                f"rollout's parameters, but rollout={self.rollout!r}; use rollout=heuristic"
+                f"rollout's parameters (or rollout=policy's path), but rollout={self.rollout!r}; use rollout=heuristic"
             )
         if self.rollout == "heuristic":
             from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
 
             self._policy = make_agent(self.game_name, "heuristic", env, seed=seed, **rollout_params)
+        elif self.rollout == "policy":
+            self._policy = _rollout_policy(self.game_name, env, rollout_params)
         self._compiled = self._compiled_rollouts() if self.engine == "compiled" else None
         self.last_search: dict[str, Any] = {}
         self.reset(seed)
@@ -276,6 +281,9 @@ class _SearchAgent:
         if self.rollout not in COMPILED_ROLLOUTS:
             raise ValueError(f"search option engine='compiled' rolls out with rollout={' or '.join(COMPILED_ROLLOUTS)}; "
                              f"rollout={self.rollout!r} is Python only: use engine='python'")
+        if self.rollout == "policy" and (self.game_name != "dix" or self.depth is not None):
+            raise ValueError(f"search option rollout='policy' on engine='compiled' plays dix games to their end (no depth); "
+                             f"got game {self.game_name!r}, depth={self.depth!r}: use engine='python'")
         try:  # lazy: numba is the optional ``fast`` extra
             if self.game_name == "dix":
                 from dixenv.agents.search.compiled_dix import DixCompiledRollouts as Rollouts
@@ -283,7 +291,7 @@ class _SearchAgent:
                 from dixenv.agents.search.compiled import CompiledRollouts as Rollouts
         except ImportError as exc:
             raise ValueError(f"search option engine='compiled' needs numba: pip install 'dixenv[fast]' ({exc})") from exc
-        return Rollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth)
+        return Rollouts(self.env.unwrapped.config, self.rollout, self.horizon, self.value, self.depth, policy=self._policy)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the agent's generator (worlds, tie-breaks, random rollouts)."""
@@ -739,6 +747,20 @@ def _settable_rng(state: Any) -> bool:
 def _horizons(rules: SearchRules) -> tuple[str, ...]:
     turn = ("turn", "move") if rules.estimates else ()  # scored by an estimate
     return (*turn, "game") if rules.short is None else (rules.short, *turn, "game")
+
+
+def _rollout_policy(game: str, env: Any, params: dict[str, Any]) -> Any:
+    """``rollout=policy``'s player: the saved policy ``rollout.path=PATH``, else the table's shipped ``ppo``
+    (``dixenv.agents.policy.PolicyAgent``, its most likely move)."""
+    from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
+
+    extra = sorted(set(params) - {"path"})
+    if extra:
+        raise ValueError(f"search option rollout='policy' takes rollout.path=PATH (a saved policy; default: the table's "
+                         f"shipped ppo), got {', '.join('rollout.' + k for k in extra)}")
+    if "path" in params:
+        return make_agent(game, "policy", env, path=params["path"])
+    return make_agent(game, "ppo", env)
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:

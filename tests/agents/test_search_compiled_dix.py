@@ -119,6 +119,48 @@ def test_ismcts_equals_the_python_engine(spec, options):
     assert _same_search(spec, options, skips=(0, 3, 8, 20, 40)) >= 4
 
 
+@pytest.mark.parametrize("spec, options", [
+    ("pimc:iterations=12,rollout=policy,value=win", {"solo": True, "difficulty": 10}),
+    ("pimc:iterations=10,rollout=policy,deviate=0.1", {"num_players": 2}),
+    ("ismcts:iterations=16,rollout=policy", {"solo": True, "difficulty": 9}),  # the Python tree, compiled playouts
+])
+def test_policy_rollouts_equal_the_python_engine(spec, options):
+    """``rollout=policy`` (the shipped ``ppo``): the compiled rollouts, every slot stepped together
+    with one forward pass a step, score what the Python engine's rollouts score on the same worlds."""
+    assert _same_search(spec, options, skips=(0, 3, 8, 20)) >= 3
+
+
+def test_a_policy_rollout_plays_the_policy_and_deviate_keeps_its_move():
+    env = dix_v0.raw_env(solo=True, difficulty=10)
+    obs = _decision(env, seed=5, skip=2)
+    ppo = make_agent("dix", "ppo", env)
+    search = make_agent("dix", "pimc:iterations=30,rollout=policy,deviate=2,engine=compiled", env, seed=1)
+    # deviate=2 is more than any difference of win means: the blueprint's move is always kept
+    assert search.act(obs) == ppo.act(obs) == search.last_search["policy_move"]
+    path = _shipped_solo_path()
+    by_path = make_agent("dix", f"pimc:iterations=30,rollout=policy,rollout.path={path},deviate=2,engine=compiled", env, seed=1)
+    assert by_path.act(obs) == ppo.act(obs)
+
+
+def _shipped_solo_path() -> str:
+    from dixenv.agents.zoo import shipped
+
+    return next(m["path"] for m in shipped("dix") if m.get("env_id") == "dixenv/DixSolo-v0")
+
+
+@pytest.mark.parametrize("spec, options, message", [
+    ("pimc:rollout=policy,engine=compiled", {"num_players": 4},
+     "no shipped ppo policy for dix at this table"),
+    ("pimc:rollout=policy,depth=5,engine=compiled", {"solo": True}, "plays dix games to their end \\(no depth\\)"),
+    ("pimc:rollout=policy,rollout.secure=1", {"solo": True}, "takes rollout.path=PATH .*got rollout.secure"),
+    ("pimc:rollout=greedy,rollout.path=x", {"solo": True}, "but rollout='greedy'; use rollout=heuristic"),
+    ("pimc:rollout=policy,rollout.path=/nonexistent/p", {"solo": True}, "nonexistent"),
+])
+def test_bad_policy_rollouts_are_refused(spec, options, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent("dix", spec, dix_v0.raw_env(**options))
+
+
 def test_a_halving_root_keeps_the_tree_on_the_reference_engine():
     """``root=halving`` is not compiled: its tree walks the same Python worlds with each leaf's
     greedy playout on the compiled engine, which scores what the Python playout scores."""
@@ -134,6 +176,7 @@ def test_a_halving_root_keeps_the_tree_on_the_reference_engine():
     ("ismcts:iterations=10,engine=compiled,rollout=random", {"num_players": 2}),
     ("ismcts:seconds=0.005,engine=compiled,opponents=tree,root=ucb,value=win", {"num_players": 3}),
     ("ismcts:iterations=15,engine=compiled", {"solo": True, "difficulty": 8}),
+    ("pimc:iterations=12,engine=compiled,rollout=policy,value=win", {"solo": True, "difficulty": 10}),
 ])
 def test_compiled_pimc_plays_whole_games_legally(spec, options):
     env = dix_v0.raw_env(**options)
