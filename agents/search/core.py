@@ -260,7 +260,7 @@ class _SearchAgent:
         if rollout_params and self.rollout not in ("heuristic", "policy"):
             raise ValueError(
                 f"search options {', '.join('rollout.' + k for k in sorted(rollout_params))} set the heuristic "
-                f"rollout's parameters (or rollout=policy's path), but rollout={self.rollout!r}; use rollout=heuristic"
+                f"rollout's parameters, but rollout={self.rollout!r}; use rollout=heuristic (rollout=policy takes rollout.path)"
             )
         if self.rollout == "heuristic":
             from dixenv.agents.registry import make_agent  # lazy: the registry lists this module
