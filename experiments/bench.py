@@ -927,7 +927,7 @@ SEARCH_COMPILED = {
                                     "pimc:iterations=200,rollout=random,horizon=game,value=win", "ismcts:iterations=200"),
                "greedy to the end of the deal, points"),
     "dix": ({"num_players": 2}, ("pimc:iterations=200", "pimc:iterations=200,rollout=random", "pimc:iterations=200,value=win",
-                                 "ismcts:iterations=200"),
+                                 "pimc:iterations=200,rollout=policy", "ismcts:iterations=200"),
             "greedy to the end of the game, margin"),
 }
 
