@@ -222,10 +222,18 @@ class PolicyAgent:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The policy's actions for a batch: ``(k, obs_size)`` observations, ``(k, num_actions)`` masks."""
+        return self.policy.choose(self._inputs(observations, masks), masks, None if self.deterministic else self.rng)
+
+    def masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The policy's logits for a batch, illegal actions at -inf (its features and hint computed here)."""
+        return self.policy.masked_logits(self._inputs(observations, masks), masks)
+
+    def _inputs(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """What the network reads: the observations, then any features, then any hint."""
         inputs = observations if self.featurizer is None else self.featurizer.extend_batch(observations)
         if self.hinter is not None:  # the advisor reads the observation itself
             inputs = np.concatenate([inputs, self.hinter.hints(observations, masks)], axis=1)
-        return self.policy.choose(inputs, masks, None if self.deterministic else self.rng)
+        return inputs
 
 
 def check_compatible(metadata: dict[str, Any], env: Any, where: str) -> None:

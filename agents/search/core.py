@@ -47,8 +47,9 @@ Shared options (``ismcts:iterations=300,rollout=heuristic``):
   acting seat's observation encoded for it; several times slower per step), with its parameters
   given as ``rollout.NAME=VALUE`` (``rollout=heuristic,rollout.secure=1``), or ``policy`` (a
   trained policy's most likely move: the table's shipped ``ppo``, or ``rollout.path=PATH``; with
-  ``deviate``, a search over that policy as blueprint, SPARTA's scheme; on the compiled engine in
-  dix, every rollout of a round steps together, one forward pass per step);
+  ``deviate``, a search over that policy as blueprint, SPARTA's scheme, and with ``width=k`` over
+  its k most likely moves; on the compiled engine in dix, every rollout of a round steps together,
+  one forward pass per step);
 * ``horizon`` — where a simulation stops: ``game`` (the end of the game) or the end of the current
   ``deal`` (le_dix) / ``round`` (dix_de_suite). le_dix plays 10 deals and dix_de_suite rounds up
   to 500 points: playing them out costs tens of times more per simulation and drowns the current
@@ -412,15 +413,20 @@ class _SearchAgent:
     def _root_moves(self, legal: list[int], world: Callable[[], Any]) -> list[int]:
         """The root moves to search: all legal ones, or (``width=k``) the rollout policy's move and
         the k - 1 others of best one-ply value on one world (the estimate of the position each
-        leaves, from the searching seat's side). With ``width`` or ``deviate`` the rollout
-        policy's move comes first (``_choose`` reads it there)."""
+        leaves, from the searching seat's side; ``rollout=policy``: the policy's k - 1 next most
+        likely moves). With ``width`` or ``deviate`` the rollout policy's move comes first
+        (``_choose`` reads it there)."""
         narrow = self.width and len(legal) > self.width
         if not narrow and not self.deviate:
             return legal
         state = world()
         first = self._rollout_action(state, legal)
         others = [a for a in legal if a != first]
-        if narrow:
+        if narrow and self.rollout == "policy":
+            logits = self._ask(state, legal, lambda view: self._policy.masked_logits(view["observation"][None, :],
+                                                                                      view["action_mask"][None, :])[0])
+            others = sorted(others, key=lambda a: (-logits[a], a))[: self.width - 1]
+        elif narrow:
             self._begin(state)  # the one-ply values are measured from this world
             ranked = []
             for a in others:

@@ -142,6 +142,23 @@ def test_a_policy_rollout_plays_the_policy_and_deviate_keeps_its_move():
     assert by_path.act(obs) == ppo.act(obs)
 
 
+def test_a_policy_rollouts_width_keeps_the_policys_most_likely_moves():
+    env = dix_v0.raw_env(num_players=2)
+    ppo = make_agent("dix", "ppo", env)
+    checked = 0
+    for skip in range(0, 80, 2):
+        obs = _decision(env, seed=11, skip=skip)
+        if obs is None or obs["action_mask"].sum() < 4 or checked == 3:
+            continue
+        logits = ppo.masked_logits(obs["observation"][None, :], obs["action_mask"][None, :])[0]
+        top = sorted(np.flatnonzero(obs["action_mask"]).tolist(), key=lambda a: (-logits[a], a))[:3]
+        search = make_agent("dix", "pimc:iterations=9,rollout=policy,width=3,engine=compiled", env, seed=1)
+        search.act(obs)
+        assert sorted(search.last_search["visits"]) == sorted(top) and top[0] == ppo.act(obs)
+        checked += 1
+    assert checked >= 2
+
+
 def _shipped_solo_path() -> str:
     from dixenv.agents.zoo import shipped
 
