@@ -23,6 +23,11 @@ differs: the worlds are other draws of the same law, and a ``random`` rollout dr
 generator rows of its own rather than the agent's stream of floats. In solo the engine plays ALIX
 inside each move, as the reference does.
 
+``rollout=policy`` (a trained policy's most likely move) is not a compiled kernel: after the root
+moves, every slot still playing steps together from Python, one forward pass of the policy over
+their observations and one ``DixBatch.step`` (forced moves, observations, masks) per step. On the
+same worlds it scores what the Python engine's policy rollouts score (the tests).
+
 numba's cache does not notice edits to the kernels this module calls (``dixenv/games/dix/compiled.py``,
 ``dixenv/compiled/rng.py``): delete this module's ``__pycache__/*.nbi|*.nbc`` after changing them.
 """
