@@ -468,13 +468,11 @@ class SelfPlay:
         return pg, v_loss, entropy, kl
 
     def teacher_targets(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The teacher's (probabilities, log-probabilities) over the legal moves of these rows; both 0 off the mask."""
-        logits = self.teacher.masked_logits(obs, masks).astype(np.float64)
-        z = logits - logits.max(axis=1, keepdims=True)
-        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-        legal = masks.astype(bool)
-        logp = np.where(legal, logp, 0.0)
-        return np.where(legal, np.exp(logp), 0.0).astype(np.float32), logp.astype(np.float32)
+        """The teacher's (probabilities, log-probabilities) over the legal moves of these rows; both 0 off the mask
+        (the losses' ``masked_log_softmax``, its meaningless log-probabilities of illegal moves zeroed)."""
+        legal = self.net.torch.from_numpy(masks.astype(np.float32))
+        logp, probs = masked_log_softmax(self.net.torch.from_numpy(self.teacher.logits(obs)), legal)
+        return probs.numpy(), (logp * legal).numpy()
 
     def update(self, buf: Rollout) -> dict[str, float]:
         """CleanRL's PPO update over the rollout; returns the last minibatch's losses."""
